@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs, with apt-get, whatever of TensorPlay's build and test needs is missing on a Debian 12
+# machine; does nothing when everything is there. Usage: cmake/install-deps.sh [demo|test|bench]
+set -eu
+what=${1:-test}
+pkgs="g++ cmake ninja-build"
+case "$what" in
+  demo) ;;
+  test) pkgs="$pkgs catch2" ;;
+  bench) pkgs="$pkgs libbenchmark-dev libtorch-dev libopenblas0-pthread python3" ;;
+  *) echo "usage: $0 [demo|test|bench]" >&2; exit 2 ;;
+esac
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "installing:$missing"
+$sudo apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null

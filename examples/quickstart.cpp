@@ -1,0 +1,56 @@
+// TensorPlay quickstart: the memory stack from the user's side.
+//
+//   bytes      DataPtr <- Allocator (a caching allocator on the CPU)
+//   containers Storage -> StorageImpl (reference-counted, shared by views)
+//   tensors    Tensor -> TensorImpl (sizes/strides inline, a shared version counter)
+#include <tensorplay/tensorplay.hpp>
+
+#include <iostream>
+
+namespace tp = tensorplay;
+
+int main() {
+  std::cout << "TensorPlay " << TENSORPLAY_VERSION_MAJOR << "." << TENSORPLAY_VERSION_MINOR
+            << "." << TENSORPLAY_VERSION_PATCH << "\n\n";
+
+  // 1. Tensors, and where their bytes come from.
+  auto& cache = tp::CachingAllocator::instance();
+  const auto before = cache.stats();
+  tp::Tensor a = tp::empty({2, 3});
+  std::cout << "a = empty({2, 3}): sizes " << a.sizes() << ", strides " << a.strides()
+            << ", dtype " << a.dtype() << ", device " << a.device() << ", "
+            << a.nbytes() << " bytes\n";
+  void* first_block = a.data_ptr();
+  a.reset();                     // the block goes back to the cache, not to the system
+  tp::Tensor b = tp::empty({6});  // same rounded size: the same block comes back (LIFO)
+  const auto after = cache.stats();
+  std::cout << "free a, then b = empty({6}) reuses a's block: "
+            << (b.data_ptr() == first_block ? "true" : "false") << "\n"
+            << "allocator: " << after.num_allocs - before.num_allocs << " allocations, "
+            << after.cache_hits - before.cache_hits << " cache hits, "
+            << after.allocated_bytes << " bytes in use, " << after.cached_bytes
+            << " bytes cached\n\n";
+
+  // 2. Storage sharing: a copy of a Tensor is the same tensor; a TensorImpl copy is an alias.
+  tp::Tensor c = b;  // Python's `c = b`: one more reference, nothing copied
+  std::cout << "c = b: same TensorImpl " << (c.is_same(b) ? "true" : "false")
+            << ", use_count " << b.use_count() << "\n";
+  tp::Tensor alias(b.unsafeGetTensorImpl()->shallow_copy_and_detach());
+  std::cout << "alias (a TensorImpl copy): shares storage " << (alias.is_alias_of(b) ? "true" : "false")
+            << ", storage use_count " << b.storage().use_count() << "\n\n";
+
+  // 3. The version counter: shared by aliases, bumped by in-place writes.
+  std::cout << "b._version() = " << b._version() << ", alias._version() = " << alias._version()
+            << "\n";
+  b.unsafeGetTensorImpl()->bump_version();  // what every in-place op does
+  std::cout << "after an in-place write to b: b._version() = " << b._version()
+            << ", alias._version() = " << alias._version() << "\n";
+
+  // 4. Foreign memory: from_blob wraps it without copying.
+  float data[6] = {1, 2, 3, 4, 5, 6};
+  tp::Tensor f = tp::from_blob(data, {3, 2});
+  f.data_ptr<float>()[0] = 99.f;
+  std::cout << "\nfrom_blob over a float[6]: data[0] is now " << data[0] << ", strides "
+            << f.strides() << "\n";
+  return 0;
+}

@@ -1,0 +1,57 @@
+// TensorPlay configuration: the version and every compile-time knob.
+//
+// Each knob is an overridable default (xtensor's config style): define the macro before the
+// first TensorPlay include, or on the command line, to change it. Every translation unit of one
+// program must agree on them; the CMake targets carry the feature macros for that reason.
+#pragma once
+
+// CMake reads the version from these three lines.
+#define TENSORPLAY_VERSION_MAJOR 0
+#define TENSORPLAY_VERSION_MINOR 1
+#define TENSORPLAY_VERSION_PATCH 0
+
+#define TENSORPLAY_VERSION \
+  (TENSORPLAY_VERSION_MAJOR * 10000 + TENSORPLAY_VERSION_MINOR * 100 + TENSORPLAY_VERSION_PATCH)
+
+// ---- Feature macros (opt-in backends). Off unless defined to 1. ---------------------------
+#ifndef TENSORPLAY_USE_CUDA
+#define TENSORPLAY_USE_CUDA 0
+#endif
+#ifndef TENSORPLAY_USE_VULKAN
+#define TENSORPLAY_USE_VULKAN 0
+#endif
+#ifndef TENSORPLAY_USE_BLAS
+#define TENSORPLAY_USE_BLAS 0
+#endif
+
+// ---- CPU caching allocator ---------------------------------------------------------------
+// Alignment of every CPU data pointer, and the size of the block header in front of it.
+#ifndef TENSORPLAY_CPU_ALIGNMENT
+#define TENSORPLAY_CPU_ALIGNMENT 64
+#endif
+// Bytes one thread may keep in its private free lists before blocks spill to the shared pool.
+#ifndef TENSORPLAY_CPU_THREAD_CACHE_BYTES
+#define TENSORPLAY_CPU_THREAD_CACHE_BYTES (std::size_t{256} << 20)
+#endif
+// Default cap on the bytes kept in the shared pool (changeable at run time with
+// CachingAllocator::set_max_cached_bytes). Blocks freed beyond it go back to the system.
+#ifndef TENSORPLAY_CPU_MAX_CACHED_BYTES
+#define TENSORPLAY_CPU_MAX_CACHED_BYTES (std::size_t{1} << 30)
+#endif
+
+// ---- Tensor metadata ---------------------------------------------------------------------
+// Ranks up to this are stored inline in SizesAndStrides (no heap allocation).
+#ifndef TENSORPLAY_INLINE_RANK
+#define TENSORPLAY_INLINE_RANK 5
+#endif
+
+// ---- Debug checks ------------------------------------------------------------------------
+// intrusive_ptr::reclaim / unsafe_reclaim_from_nonowning verify that the pointer is owned
+// (catches reclaiming a stack object). On unless NDEBUG, like assert.
+#ifndef TENSORPLAY_INTRUSIVE_PTR_DEBUG_CHECKS
+#ifdef NDEBUG
+#define TENSORPLAY_INTRUSIVE_PTR_DEBUG_CHECKS 0
+#else
+#define TENSORPLAY_INTRUSIVE_PTR_DEBUG_CHECKS 1
+#endif
+#endif

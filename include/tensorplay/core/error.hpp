@@ -1,0 +1,80 @@
+// Errors: one exception hierarchy and one macro family that throws it.
+//
+// Error derives from std::exception; IndexError, ValueError, TypeError and NotImplementedError
+// derive from Error, and the Python binding maps each to the Python exception of the same name
+// (everything else becomes RuntimeError). Messages follow PyTorch's wording where it has one.
+#pragma once
+
+#include <exception>
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace tensorplay {
+
+class Error : public std::exception {
+ public:
+  explicit Error(std::string msg) : msg_(std::move(msg)) {}
+  const char* what() const noexcept override { return msg_.c_str(); }
+  const std::string& msg() const noexcept { return msg_; }
+
+ private:
+  std::string msg_;
+};
+
+class IndexError : public Error {
+ public:
+  using Error::Error;
+};
+class ValueError : public Error {
+ public:
+  using Error::Error;
+};
+class TypeError : public Error {
+ public:
+  using Error::Error;
+};
+class NotImplementedError : public Error {
+ public:
+  using Error::Error;
+};
+
+namespace detail {
+
+// Concatenates the message parts with operator<<; kept out of line of the check so the happy
+// path is one predictable branch.
+template <class... Args>
+std::string str_cat(const Args&... args) {
+  if constexpr (sizeof...(Args) == 0) {
+    return {};
+  } else {
+    std::ostringstream os;
+    (os << ... << args);
+    return std::move(os).str();
+  }
+}
+
+template <class E, class... Args>
+[[noreturn]] __attribute__((noinline, cold)) void throw_error(const Args&... args) {
+  throw E(str_cat(args...));
+}
+
+}  // namespace detail
+}  // namespace tensorplay
+
+#define TP_CHECK_IMPL_(ErrorType, cond, ...)                                   \
+  do {                                                                         \
+    if (__builtin_expect(!(cond), 0)) {                                        \
+      ::tensorplay::detail::throw_error<ErrorType>(__VA_ARGS__);               \
+    }                                                                          \
+  } while (false)
+
+// TP_CHECK(cond, "message ", parts...): throws tensorplay::Error when cond is false.
+#define TP_CHECK(cond, ...) TP_CHECK_IMPL_(::tensorplay::Error, cond, __VA_ARGS__)
+#define TP_CHECK_INDEX(cond, ...) TP_CHECK_IMPL_(::tensorplay::IndexError, cond, __VA_ARGS__)
+#define TP_CHECK_VALUE(cond, ...) TP_CHECK_IMPL_(::tensorplay::ValueError, cond, __VA_ARGS__)
+#define TP_CHECK_TYPE(cond, ...) TP_CHECK_IMPL_(::tensorplay::TypeError, cond, __VA_ARGS__)
+#define TP_CHECK_NOT_IMPLEMENTED(cond, ...) \
+  TP_CHECK_IMPL_(::tensorplay::NotImplementedError, cond, __VA_ARGS__)
+// Unconditional throw, for code paths that are reached only on bad input.
+#define TP_ERROR(...) ::tensorplay::detail::throw_error<::tensorplay::Error>(__VA_ARGS__)

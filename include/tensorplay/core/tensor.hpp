@@ -1,0 +1,121 @@
+// Tensor: the user's handle. Its only data member is an intrusive_ptr<TensorImpl>, so it is one
+// machine word; copying a Tensor shares the TensorImpl (Python's `b = a`), it copies nothing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include <tensorplay/core/tensor_impl.hpp>
+#include <tensorplay/core/tensor_options.hpp>
+
+namespace tensorplay {
+
+class Tensor {
+ public:
+  Tensor() noexcept = default;  // undefined: defined() is false
+  explicit Tensor(intrusive_ptr<TensorImpl> impl) noexcept : impl_(std::move(impl)) {}
+
+  bool defined() const noexcept { return impl_.defined(); }
+  void reset() noexcept { impl_.reset(); }
+
+  // ---- geometry -----------------------------------------------------------------------------
+  IntArrayRef sizes() const { return impl("sizes")->sizes(); }
+  IntArrayRef strides() const { return impl("strides")->strides(); }
+  IntArrayRef shape() const { return sizes(); }
+  int64_t size(int64_t dim) const { return impl("size")->size(dim); }
+  int64_t stride(int64_t dim) const { return impl("stride")->stride(dim); }
+  int64_t dim() const { return impl("dim")->dim(); }
+  int64_t ndimension() const { return dim(); }
+  int64_t numel() const { return impl("numel")->numel(); }
+  int64_t storage_offset() const { return impl("storage_offset")->storage_offset(); }
+  bool is_contiguous(MemoryFormat format = MemoryFormat::Contiguous) const {
+    return impl("is_contiguous")->is_contiguous(format);
+  }
+  bool is_non_overlapping_and_dense() const {
+    return impl("is_non_overlapping_and_dense")->is_non_overlapping_and_dense();
+  }
+  MemoryFormat suggest_memory_format() const {
+    return impl("suggest_memory_format")->suggest_memory_format();
+  }
+  bool is_same_size(const Tensor& other) const { return sizes() == other.sizes(); }
+
+  // ---- type and placement -------------------------------------------------------------------
+  DType dtype() const { return impl("dtype")->dtype(); }
+  DType scalar_type() const { return dtype(); }
+  int64_t element_size() const { return static_cast<int64_t>(impl("element_size")->itemsize()); }
+  int64_t itemsize() const { return element_size(); }
+  std::size_t nbytes() const { return static_cast<std::size_t>(numel() * element_size()); }
+  Device device() const { return impl("device")->device(); }
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  bool is_vulkan() const { return device().is_vulkan(); }
+  bool is_floating_point() const { return tensorplay::is_floating_point(dtype()); }
+  TensorOptions options() const {
+    return TensorOptions().dtype(dtype()).device(device());
+  }
+
+  // ---- bytes --------------------------------------------------------------------------------
+  const Storage& storage() const { return impl("storage")->storage(); }
+  bool has_storage() const { return defined() && impl_->has_storage(); }
+  bool is_alias_of(const Tensor& other) const {
+    return storage().is_alias_of(other.storage());
+  }
+  void* data_ptr() const { return impl("data_ptr")->data(); }
+  const void* const_data_ptr() const { return data_ptr(); }
+  void* mutable_data_ptr() const { return data_ptr(); }
+  // Typed access checks the dtype, with libtorch's message.
+  template <class T>
+  T* data_ptr() const {
+    check_dtype<T>();
+    return static_cast<T*>(impl_->data());
+  }
+  template <class T>
+  const T* const_data_ptr() const {
+    return data_ptr<T>();
+  }
+  template <class T>
+  T* mutable_data_ptr() const {
+    return data_ptr<T>();
+  }
+
+  // ---- versions, identity, ownership --------------------------------------------------------
+  int64_t _version() const { return impl("_version")->version_counter().current_version(); }
+  bool is_inference() const { return impl("is_inference")->is_inference(); }
+  bool is_view() const { return impl("is_view")->is_view(); }
+  bool is_same(const Tensor& other) const noexcept { return impl_ == other.impl_; }
+  std::size_t use_count() const noexcept { return impl_.use_count(); }
+  std::size_t weak_use_count() const noexcept { return impl_.weak_use_count(); }
+
+  TensorImpl* unsafeGetTensorImpl() const noexcept { return impl_.get(); }
+  TensorImpl* unsafeReleaseTensorImpl() noexcept { return impl_.release(); }
+  const intrusive_ptr<TensorImpl>& getIntrusivePtr() const noexcept { return impl_; }
+  intrusive_ptr<TensorImpl> unsafeReleaseIntrusivePtr() noexcept { return std::move(impl_); }
+
+ private:
+  // Every accessor of an undefined tensor fails the same clear way.
+  TensorImpl* impl(const char* what) const {
+    TP_CHECK(impl_.defined(), what, "() called on an undefined Tensor");
+    return impl_.get();
+  }
+
+  template <class T>
+  void check_dtype() const {
+    const DType actual = impl("data_ptr")->dtype();
+    TP_CHECK(actual == dtype_of<std::remove_cv_t<T>>, "expected scalar type ",
+             scalar_type_name(dtype_of<std::remove_cv_t<T>>), " but found ",
+             scalar_type_name(actual));
+  }
+
+  // c10's ScalarType spelling ("Float", "Long"), used in libtorch's messages.
+  static std::string scalar_type_name(DType d) {
+    std::string s(legacy_type_name(d));
+    return s.substr(0, s.size() - 6);  // drop "Tensor"
+  }
+
+  intrusive_ptr<TensorImpl> impl_;
+};
+
+static_assert(sizeof(Tensor) == sizeof(void*), "a Tensor is one machine word");
+
+}  // namespace tensorplay

@@ -1,0 +1,273 @@
+// TensorImpl: the flat implementation class of a strided tensor.
+//
+// One struct holds every field: sparse, quantized and vmap-batched tensors are not subclasses
+// but nullable fields, so a dense tensor pays a few null pointers for them and kernels never
+// dynamic_cast. The eight field groups of the spec, in order: (1) the element offset into the
+// storage, (2) sizes and strides inline up to rank 5, (3) dtype and device, (4) the shared
+// version counter and the inference flag, (5) cached contiguity and the memory-format tag,
+// (6) autograd metadata, never copied, and the view flag, (7) the storage, (8) the vmap
+// transform, the quantizer and the sparse state.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+#include <tensorplay/core/array_ref.hpp>
+#include <tensorplay/core/dtype.hpp>
+#include <tensorplay/core/error.hpp>
+#include <tensorplay/core/inference_mode.hpp>
+#include <tensorplay/core/intrusive_ptr.hpp>
+#include <tensorplay/core/memory_format.hpp>
+#include <tensorplay/core/sizes_and_strides.hpp>
+#include <tensorplay/core/storage.hpp>
+#include <tensorplay/core/version_counter.hpp>
+#include <tensorplay/core/wrap_dim.hpp>
+
+namespace tensorplay {
+
+// Extension points filled by higher layers; the core only holds and forwards them.
+// The autograd layer derives its AutogradMeta from this.
+struct AutogradMetaInterface {
+  virtual ~AutogradMetaInterface() = default;
+  virtual bool requires_grad() const = 0;
+};
+// A quantization scheme (scale/zero-point...). Views carry it along.
+struct Quantizer {
+  virtual ~Quantizer() = default;
+};
+// The components of a sparse tensor (indices, values...), shared by copies.
+struct SparseState {
+  virtual ~SparseState() = default;
+};
+
+// Whether a rank-4 geometry has NHWC (channels-last) strides: C is the innermost dimension,
+// then W, then H, then N, as PyTorch's is_channels_last_strides_2d.
+inline bool is_channels_last_strides(IntArrayRef sizes, IntArrayRef strides) noexcept {
+  if (sizes.size() != 4) return false;
+  int64_t expected = 1;
+  for (int d : {1, 3, 2, 0}) {
+    if (sizes[d] != 1 && strides[d] != expected) return false;
+    expected *= sizes[d] > 1 ? sizes[d] : 1;
+  }
+  return true;
+}
+
+// Row-major or NHWC strides for `sizes`.
+inline std::vector<int64_t> strides_for(IntArrayRef sizes, MemoryFormat format) {
+  if (format == MemoryFormat::ChannelsLast) {
+    TP_CHECK(sizes.size() == 4, "required rank 4 tensor to use channels_last format");
+    std::vector<int64_t> strides(4);
+    int64_t expected = 1;
+    for (int d : {1, 3, 2, 0}) {
+      strides[d] = expected;
+      expected *= sizes[d] > 1 ? sizes[d] : 1;
+    }
+    return strides;
+  }
+  return SizesAndStrides::compute_contiguous_strides(sizes);
+}
+
+// Thread safety: like any object; concurrent reads are safe, writes (set_sizes_and_strides,
+// set_storage...) must not race with other accesses. The version counter is atomic.
+class TensorImpl : public intrusive_ptr_target {
+ public:
+  // A tensor of `sizes`/`strides` at `storage_offset` elements into `storage`. New tensors
+  // made inside InferenceMode are inference tensors: no version counter.
+  TensorImpl(Storage storage, DType dtype, IntArrayRef sizes, IntArrayRef strides,
+             int64_t storage_offset = 0)
+      : storage_offset_(storage_offset),
+        dtype_(dtype),
+        device_(storage ? storage.device() : Device(kCPU)),
+        version_counter_(make_version_counter()),
+        inference_(InferenceMode::is_enabled()),
+        storage_(std::move(storage)) {
+    set_sizes_and_strides(sizes, strides);
+  }
+  // c10's default geometry: rank 1, sizes [0], strides [1].
+  TensorImpl(Storage storage, DType dtype)
+      : dtype_(dtype),
+        device_(storage ? storage.device() : Device(kCPU)),
+        version_counter_(make_version_counter()),
+        inference_(InferenceMode::is_enabled()),
+        storage_(std::move(storage)) {
+    numel_ = 0;
+  }
+
+  // The spec's copy: everything that describes the data comes along (the storage and version
+  // counter are shared, so the copy is an alias), everything that describes where the data
+  // came from stays behind. autograd_meta_ is deliberately absent: a copy starts with no
+  // history, else b.backward() would feed gradients into a's graph without anyone asking.
+  TensorImpl(const TensorImpl& other)
+      : intrusive_ptr_target(),
+        storage_offset_(other.storage_offset_),
+        sizes_and_strides_(other.sizes_and_strides_),
+        numel_(other.numel_),
+        dtype_(other.dtype_),
+        device_(other.device_),
+        version_counter_(other.version_counter_),
+        inference_(other.inference_),
+        is_contiguous_(other.is_contiguous_),
+        is_non_overlapping_and_dense_(other.is_non_overlapping_and_dense_),
+        is_channels_last_(other.is_channels_last_),
+        memory_format_(other.memory_format_),
+        storage_(other.storage_),
+        transform_value_(other.transform_value_),
+        quantizer_(other.quantizer_),
+        sparse_state_(other.sparse_state_) {}
+  TensorImpl& operator=(const TensorImpl&) = delete;
+
+  ~TensorImpl() override = default;
+
+  // ---- geometry -----------------------------------------------------------------------------
+  IntArrayRef sizes() const noexcept { return sizes_and_strides_.sizes_arrayref(); }
+  IntArrayRef strides() const noexcept { return sizes_and_strides_.strides_arrayref(); }
+  int64_t dim() const noexcept { return static_cast<int64_t>(sizes_and_strides_.size()); }
+  int64_t numel() const noexcept { return numel_; }
+  int64_t size(int64_t d) const {
+    return sizes_and_strides_.size_at_unchecked(maybe_wrap_dim(d, dim(), /*wrap_scalar=*/false));
+  }
+  int64_t stride(int64_t d) const {
+    return sizes_and_strides_.stride_at_unchecked(
+        maybe_wrap_dim(d, dim(), /*wrap_scalar=*/false));
+  }
+  int64_t storage_offset() const noexcept { return storage_offset_; }
+  const SizesAndStrides& sizes_and_strides() const noexcept { return sizes_and_strides_; }
+
+  bool is_contiguous(MemoryFormat format = MemoryFormat::Contiguous) const noexcept {
+    return format == MemoryFormat::ChannelsLast ? is_channels_last_ : is_contiguous_;
+  }
+  bool is_non_overlapping_and_dense() const noexcept { return is_non_overlapping_and_dense_; }
+  // The layout the tensor was created with (a tag; contiguity above is computed).
+  MemoryFormat suggest_memory_format() const noexcept {
+    return is_channels_last_ && !is_contiguous_ ? MemoryFormat::ChannelsLast
+                                                : MemoryFormat::Contiguous;
+  }
+
+  void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides) {
+    TP_CHECK(sizes.size() == strides.size(), "dimensionality of sizes (", sizes.size(),
+             ") must match dimensionality of strides (", strides.size(), ")");
+    sizes_and_strides_.set_sizes(sizes);
+    sizes_and_strides_.set_strides(strides);
+    refresh();
+  }
+  void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+    set_sizes_and_strides(sizes, strides);
+    set_storage_offset(storage_offset);
+  }
+  // Row-major strides computed in place (the hot path of empty(): no temporary vector).
+  void set_sizes_contiguous(IntArrayRef sizes) {
+    sizes_and_strides_.set_sizes(sizes);
+    int64_t stride = 1;
+    for (int64_t d = dim() - 1; d >= 0; --d) {
+      sizes_and_strides_.stride_at_unchecked(d) = stride;
+      const int64_t s = sizes_and_strides_.size_at_unchecked(d);
+      stride *= s > 1 ? s : 1;
+    }
+    refresh();
+  }
+  void set_storage_offset(int64_t offset) {
+    TP_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
+    storage_offset_ = offset;
+  }
+
+  // ---- type and placement -------------------------------------------------------------------
+  DType dtype() const noexcept { return dtype_; }
+  std::size_t itemsize() const noexcept { return tensorplay::itemsize(dtype_); }
+  Device device() const noexcept { return device_; }
+
+  // ---- bytes --------------------------------------------------------------------------------
+  const Storage& storage() const noexcept { return storage_; }
+  bool has_storage() const noexcept { return storage_.defined(); }
+  void set_storage(Storage storage) {
+    storage_ = std::move(storage);
+    if (storage_) device_ = storage_.device();
+  }
+  // Address of element 0: the storage's block plus the offset. Null for an unallocated block.
+  void* data() const noexcept {
+    char* base = static_cast<char*>(storage_ ? storage_.mutable_data() : nullptr);
+    return base ? base + storage_offset_ * static_cast<int64_t>(itemsize()) : nullptr;
+  }
+
+  // ---- version counter ----------------------------------------------------------------------
+  const VariableVersion& version_counter() const noexcept { return version_counter_; }
+  void set_version_counter(VariableVersion v) noexcept { version_counter_ = std::move(v); }
+  void share_version_counter(const TensorImpl& other) noexcept {
+    version_counter_ = other.version_counter_;
+  }
+  void bump_version() noexcept { version_counter_.bump(); }
+  // A fresh counter at 0 (clone's last step: a new value has never been modified).
+  void reset_version() { version_counter_ = make_version_counter(); }
+  bool is_inference() const noexcept { return inference_; }
+
+  // ---- autograd and views -------------------------------------------------------------------
+  const std::shared_ptr<AutogradMetaInterface>& autograd_meta() const noexcept {
+    return autograd_meta_;
+  }
+  void set_autograd_meta(std::shared_ptr<AutogradMetaInterface> meta) noexcept {
+    autograd_meta_ = std::move(meta);
+  }
+  bool requires_grad() const { return autograd_meta_ && autograd_meta_->requires_grad(); }
+  bool is_view() const noexcept { return is_view_; }
+  void set_is_view(bool v) noexcept { is_view_ = v; }
+
+  // ---- nullable extensions ------------------------------------------------------------------
+  const intrusive_ptr<TensorImpl>& transform_value() const noexcept { return transform_value_; }
+  void set_transform_value(intrusive_ptr<TensorImpl> v) noexcept {
+    transform_value_ = std::move(v);
+  }
+  bool has_quantizer() const noexcept { return quantizer_ != nullptr; }
+  const std::shared_ptr<Quantizer>& quantizer() const noexcept { return quantizer_; }
+  void set_quantizer(std::shared_ptr<Quantizer> q) noexcept { quantizer_ = std::move(q); }
+  bool is_sparse() const noexcept { return sparse_state_ != nullptr; }
+  const std::shared_ptr<SparseState>& sparse_state() const noexcept { return sparse_state_; }
+  void set_sparse_state(std::shared_ptr<SparseState> s) noexcept { sparse_state_ = std::move(s); }
+
+  // A new TensorImpl sharing storage, geometry and version counter, with no autograd history
+  // (c10's shallow_copy_and_detach; what detach() builds on).
+  intrusive_ptr<TensorImpl> shallow_copy_and_detach() const {
+    return make_intrusive<TensorImpl>(*this);
+  }
+
+ private:
+  static VariableVersion make_version_counter() {
+    return InferenceMode::is_enabled() ? VariableVersion(VariableVersion::DISABLED)
+                                       : VariableVersion(0);
+  }
+
+  // Recomputes the cached numel and contiguity after a geometry change.
+  void refresh() {
+    const IntArrayRef sizes = this->sizes(), strides = this->strides();
+    int64_t n = 1;
+    for (int64_t s : sizes) {
+      TP_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes);
+      n *= s;
+    }
+    numel_ = n;
+    is_contiguous_ = SizesAndStrides::is_contiguous(sizes, strides);
+    is_channels_last_ = is_channels_last_strides(sizes, strides);
+    is_non_overlapping_and_dense_ =
+        is_contiguous_ || SizesAndStrides::is_non_overlapping_and_dense(sizes, strides);
+    memory_format_ = suggest_memory_format();
+  }
+
+  int64_t storage_offset_ = 0;             // (1) in elements
+  SizesAndStrides sizes_and_strides_;      // (2) inline up to rank 5
+  int64_t numel_ = 0;                      //     cached product of sizes
+  DType dtype_;                            // (3)
+  Device device_;
+  VariableVersion version_counter_;        // (4) shared with every alias
+  bool inference_ = false;
+  bool is_contiguous_ = true;              // (5) cached from the geometry
+  bool is_non_overlapping_and_dense_ = true;
+  bool is_channels_last_ = false;
+  MemoryFormat memory_format_ = MemoryFormat::Contiguous;
+  bool is_view_ = false;                   // (6)
+  std::shared_ptr<AutogradMetaInterface> autograd_meta_;  // never copied
+  Storage storage_;                        // (7) the shared bytes
+  intrusive_ptr<TensorImpl> transform_value_;  // (8) vmap batching wrapper
+  std::shared_ptr<Quantizer> quantizer_;
+  std::shared_ptr<SparseState> sparse_state_;
+};
+
+}  // namespace tensorplay

@@ -1,0 +1,27 @@
+// TensorPlay: the umbrella header. Includes every layer of the library, and no backend
+// (CUDA and Vulkan are opt-in: define TENSORPLAY_USE_CUDA / TENSORPLAY_USE_VULKAN).
+#pragma once
+
+#include <tensorplay/config.hpp>
+
+#include <tensorplay/core/allocator.hpp>
+#include <tensorplay/core/array_ref.hpp>
+#include <tensorplay/core/caching_allocator.hpp>
+#include <tensorplay/core/data_ptr.hpp>
+#include <tensorplay/core/device.hpp>
+#include <tensorplay/core/device_policy.hpp>
+#include <tensorplay/core/dtype.hpp>
+#include <tensorplay/core/empty.hpp>
+#include <tensorplay/core/error.hpp>
+#include <tensorplay/core/half.hpp>
+#include <tensorplay/core/inference_mode.hpp>
+#include <tensorplay/core/intrusive_ptr.hpp>
+#include <tensorplay/core/memory_format.hpp>
+#include <tensorplay/core/sizes_and_strides.hpp>
+#include <tensorplay/core/storage.hpp>
+#include <tensorplay/core/storage_impl.hpp>
+#include <tensorplay/core/tensor.hpp>
+#include <tensorplay/core/tensor_impl.hpp>
+#include <tensorplay/core/tensor_options.hpp>
+#include <tensorplay/core/version_counter.hpp>
+#include <tensorplay/core/wrap_dim.hpp>

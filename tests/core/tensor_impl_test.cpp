@@ -1,0 +1,137 @@
+#include <tensorplay/core/tensor_impl.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <vector>
+
+using namespace tensorplay;
+
+namespace {
+struct FakeAutogradMeta final : AutogradMetaInterface {
+  bool requires_grad() const override { return true; }
+};
+struct FakeQuantizer final : Quantizer {};
+struct FakeSparse final : SparseState {};
+
+intrusive_ptr<TensorImpl> make_impl(std::vector<int64_t> sizes, std::vector<int64_t> strides,
+                                    std::size_t nbytes = 4096) {
+  return make_intrusive<TensorImpl>(Storage(use_byte_size, nbytes), kFloat, sizes, strides);
+}
+}  // namespace
+
+TEST_CASE("TensorImpl holds geometry, dtype, device and caches contiguity",
+          "[core][tensor_impl]") {
+  auto t = make_impl({2, 3, 4}, {12, 4, 1});
+  CHECK(t->dim() == 3);
+  CHECK(t->numel() == 24);
+  CHECK(t->sizes() == std::vector<int64_t>{2, 3, 4});
+  CHECK(t->strides() == std::vector<int64_t>{12, 4, 1});
+  CHECK(t->size(-1) == 4);
+  CHECK(t->stride(0) == 12);
+  CHECK_THROWS_AS(t->size(3), IndexError);
+  CHECK(t->dtype() == kFloat);
+  CHECK(t->itemsize() == 4);
+  CHECK(t->device() == Device(kCPU));
+  CHECK(t->is_contiguous());
+  CHECK(t->is_non_overlapping_and_dense());
+  CHECK_FALSE(t->is_view());
+  CHECK_FALSE(t->is_inference());
+  CHECK_FALSE(t->has_quantizer());
+  CHECK_FALSE(t->is_sparse());
+  CHECK_FALSE(t->transform_value().defined());
+  CHECK(t->autograd_meta() == nullptr);
+  CHECK_FALSE(t->requires_grad());
+
+  t->set_sizes_and_strides(std::vector<int64_t>{3, 2}, std::vector<int64_t>{1, 3}, 1);
+  CHECK_FALSE(t->is_contiguous());
+  CHECK(t->is_non_overlapping_and_dense());  // a transpose is dense
+  CHECK(t->storage_offset() == 1);
+  CHECK(t->data() == static_cast<char*>(t->storage().mutable_data()) + 4);
+  t->set_sizes_and_strides(std::vector<int64_t>{3, 2}, std::vector<int64_t>{0, 1});
+  CHECK_FALSE(t->is_non_overlapping_and_dense());  // expanded
+  t->set_sizes_contiguous(std::vector<int64_t>{2, 0});
+  CHECK(t->strides() == std::vector<int64_t>{1, 1});
+  CHECK(t->numel() == 0);
+
+  CHECK_THROWS_WITH(t->set_sizes_and_strides(std::vector<int64_t>{2}, std::vector<int64_t>{1, 1}),
+                    "dimensionality of sizes (1) must match dimensionality of strides (2)");
+  CHECK_THROWS_WITH(t->set_storage_offset(-1), "Tensor: invalid storage offset -1");
+  CHECK_THROWS_WITH(
+      t->set_sizes_contiguous(std::vector<int64_t>{-1, 2}),
+      "Trying to create tensor with negative dimension -1: [-1, 2]");
+}
+
+TEST_CASE("the default geometry is c10's: rank 1, sizes [0]", "[core][tensor_impl]") {
+  TensorImpl t(Storage(use_byte_size, 0), kDouble);
+  CHECK(t.dim() == 1);
+  CHECK(t.numel() == 0);
+  CHECK(t.sizes() == std::vector<int64_t>{0});
+  CHECK(t.data() == nullptr);  // zero bytes: no block
+}
+
+TEST_CASE("rank > 5 geometry spills to the heap and back", "[core][tensor_impl]") {
+  auto t = make_impl({1, 2, 1, 2, 1, 2, 1, 2}, {16, 8, 8, 4, 4, 2, 2, 1});
+  CHECK(t->dim() == 8);
+  CHECK(t->numel() == 16);
+  CHECK(t->is_contiguous());
+  t->set_sizes_contiguous(std::vector<int64_t>{4, 4});
+  CHECK(t->dim() == 2);
+  CHECK(t->strides() == std::vector<int64_t>{4, 1});
+}
+
+TEST_CASE("channels-last strides are recognised and produced", "[core][tensor_impl]") {
+  const std::vector<int64_t> sizes{2, 3, 4, 5};
+  const auto cl = strides_for(sizes, MemoryFormat::ChannelsLast);
+  CHECK(cl == std::vector<int64_t>{60, 1, 15, 3});
+  auto t = make_impl(sizes, cl, 4 * 120);
+  CHECK(t->is_contiguous(MemoryFormat::ChannelsLast));
+  CHECK_FALSE(t->is_contiguous());
+  CHECK(t->is_non_overlapping_and_dense());
+  CHECK(t->suggest_memory_format() == MemoryFormat::ChannelsLast);
+  CHECK_THROWS_WITH(strides_for(std::vector<int64_t>{2, 3}, MemoryFormat::ChannelsLast),
+                    "required rank 4 tensor to use channels_last format");
+}
+
+TEST_CASE("the copy constructor shares data and version, drops autograd history",
+          "[core][tensor_impl]") {
+  auto a = make_impl({2, 3}, {3, 1});
+  a->set_autograd_meta(std::make_shared<FakeAutogradMeta>());
+  a->set_quantizer(std::make_shared<FakeQuantizer>());
+  a->set_sparse_state(std::make_shared<FakeSparse>());
+  a->set_transform_value(make_impl({1}, {1}));
+  a->set_is_view(true);
+  REQUIRE(a->requires_grad());
+
+  auto b = make_intrusive<TensorImpl>(*a);  // TensorImpl b = a
+  CHECK(b->storage().is_alias_of(a->storage()));  // storage shared: b is an alias
+  CHECK(b->data() == a->data());
+  CHECK(b->sizes() == a->sizes());
+  CHECK(b->strides() == a->strides());
+  CHECK(b->dtype() == a->dtype());
+  CHECK(b->version_counter().shares_counter(a->version_counter()));
+  CHECK(b->quantizer() == a->quantizer());
+  CHECK(b->sparse_state() == a->sparse_state());
+  CHECK(b->transform_value() == a->transform_value());
+  CHECK(b->autograd_meta() == nullptr);  // no history
+  CHECK_FALSE(b->requires_grad());
+  CHECK(b.use_count() == 1);  // the reference count is the object's own, not copied
+
+  a->bump_version();
+  CHECK(b->version_counter().current_version() == 1);
+  b->reset_version();  // clone's last step: a fresh counter at 0
+  CHECK(b->version_counter().current_version() == 0);
+  CHECK_FALSE(b->version_counter().shares_counter(a->version_counter()));
+
+  auto c = a->shallow_copy_and_detach();
+  CHECK(c->storage().is_alias_of(a->storage()));
+  CHECK(c->autograd_meta() == nullptr);
+}
+
+TEST_CASE("share_version_counter makes two impls one family", "[core][tensor_impl]") {
+  auto a = make_impl({4}, {1});
+  auto v = make_impl({2}, {1});
+  v->share_version_counter(*a);
+  a->bump_version();
+  CHECK(v->version_counter().current_version() == 1);
+}
