@@ -55,3 +55,10 @@
 #define TENSORPLAY_INTRUSIVE_PTR_DEBUG_CHECKS 1
 #endif
 #endif
+
+// ---- Small-object pool -------------------------------------------------------------------
+// TensorImpl, StorageImpl and VersionCounter objects freed by a thread are kept (up to this many
+// of each class per thread) for its next tensor; 0 sends them straight back to operator delete.
+#ifndef TENSORPLAY_OBJECT_POOL_SIZE
+#define TENSORPLAY_OBJECT_POOL_SIZE 256
+#endif

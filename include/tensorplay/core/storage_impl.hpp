@@ -11,6 +11,7 @@
 #include <tensorplay/core/data_ptr.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/intrusive_ptr.hpp>
+#include <tensorplay/core/object_pool.hpp>
 
 namespace tensorplay {
 
@@ -20,7 +21,7 @@ inline constexpr use_byte_size_t use_byte_size{};
 
 // Thread safety: the bytes are unsynchronised (like any buffer); the metadata is changed only
 // by resize/set_data_ptr, which callers must not race with readers.
-class StorageImpl final : public intrusive_ptr_target {
+class StorageImpl final : public intrusive_ptr_target, public detail::PooledObject<StorageImpl> {
  public:
   // Takes ownership of an existing block (foreign memory, or one allocated by the caller).
   StorageImpl(use_byte_size_t, std::size_t nbytes, DataPtr data_ptr, Allocator* allocator,

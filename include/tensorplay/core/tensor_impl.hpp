@@ -18,6 +18,7 @@
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/inference_mode.hpp>
 #include <tensorplay/core/intrusive_ptr.hpp>
+#include <tensorplay/core/object_pool.hpp>
 #include <tensorplay/core/memory_format.hpp>
 #include <tensorplay/core/sizes_and_strides.hpp>
 #include <tensorplay/core/storage.hpp>
@@ -70,7 +71,7 @@ inline std::vector<int64_t> strides_for(IntArrayRef sizes, MemoryFormat format) 
 
 // Thread safety: like any object; concurrent reads are safe, writes (set_sizes_and_strides,
 // set_storage...) must not race with other accesses. The version counter is atomic.
-class TensorImpl : public intrusive_ptr_target {
+class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<TensorImpl> {
  public:
   // A tensor of `sizes`/`strides` at `storage_offset` elements into `storage`. New tensors
   // made inside InferenceMode are inference tensors: no version counter.
@@ -164,7 +165,13 @@ class TensorImpl : public intrusive_ptr_target {
       const int64_t s = sizes_and_strides_.size_at_unchecked(d);
       stride *= s > 1 ? s : 1;
     }
-    refresh();
+    // Row-major strides are contiguous and dense by construction; only numel and the
+    // channels-last tag (a rank-4 tensor with C == 1 is both) need computing.
+    refresh_numel();
+    is_contiguous_ = true;
+    is_non_overlapping_and_dense_ = true;
+    is_channels_last_ = dim() == 4 && is_channels_last_strides(this->sizes(), this->strides());
+    memory_format_ = MemoryFormat::Contiguous;
   }
   void set_storage_offset(int64_t offset) {
     TP_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
@@ -235,15 +242,19 @@ class TensorImpl : public intrusive_ptr_target {
                                        : VariableVersion(0);
   }
 
-  // Recomputes the cached numel and contiguity after a geometry change.
-  void refresh() {
-    const IntArrayRef sizes = this->sizes(), strides = this->strides();
+  void refresh_numel() {
     int64_t n = 1;
-    for (int64_t s : sizes) {
-      TP_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes);
+    for (int64_t s : sizes()) {
+      TP_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes());
       n *= s;
     }
     numel_ = n;
+  }
+
+  // Recomputes the cached numel and contiguity after a geometry change.
+  void refresh() {
+    refresh_numel();
+    const IntArrayRef sizes = this->sizes(), strides = this->strides();
     is_contiguous_ = SizesAndStrides::is_contiguous(sizes, strides);
     is_channels_last_ = is_channels_last_strides(sizes, strides);
     is_non_overlapping_and_dense_ =

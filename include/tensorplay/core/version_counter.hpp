@@ -12,12 +12,13 @@
 
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/intrusive_ptr.hpp>
+#include <tensorplay/core/object_pool.hpp>
 
 namespace tensorplay {
 
 // The shared counter object. Thread-safe: bumps and reads are relaxed atomics (the version is a
 // tag compared for equality, it orders no other memory).
-struct VersionCounter final : intrusive_ptr_target {
+struct VersionCounter final : intrusive_ptr_target, detail::PooledObject<VersionCounter> {
   std::atomic<uint32_t> version_{0};
   explicit VersionCounter(uint32_t version = 0) noexcept : version_(version) {}
   void bump() noexcept { version_.fetch_add(1, std::memory_order_relaxed); }
