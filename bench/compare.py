@@ -28,7 +28,9 @@ def main(path):
         case, impl, rest = m.group(1), m.group(2), m.group(3)
         key = case + rest
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        t = b["real_time"] * scale if "threads" in rest else b["cpu_time"] * scale
+        # CPU time per iteration and thread: with /threads:N it is the per-thread cost, which
+        # contention raises and idle cores do not hide (wall time depends on free cores).
+        t = b["cpu_time"] * scale
         # With repetitions, keep the median (aggregate) over single runs.
         if b.get("run_type") == "aggregate" or impl not in rows.setdefault(key, {}):
             rows.setdefault(key, {})[impl] = t
@@ -38,7 +40,7 @@ def main(path):
     head = ["case", "tensorplay"] + others + ["%s / tensorplay" % o for o in others]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    for key, vals in rows.items():
+    for key, vals in sorted(rows.items()):
         cells = [key, fmt(vals.get("tensorplay"))] + [fmt(vals.get(o)) for o in others]
         tp = vals.get("tensorplay")
         cells += ["%.2fx" % (vals[o] / tp) if tp and o in vals else "" for o in others]
