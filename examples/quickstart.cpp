@@ -52,5 +52,23 @@ int main() {
   f.data_ptr<float>()[0] = 99.f;
   std::cout << "\nfrom_blob over a float[6]: data[0] is now " << data[0] << ", strides "
             << f.strides() << "\n";
+
+  // 5. The spec's view/clone demo: a view shares bytes and version, a clone owns new bytes.
+  std::cout << "\n--- views and clones ---\n";
+  tp::Tensor m = tp::tensor({{1., 2., 3.}, {4., 5., 6.}});
+  tp::Tensor v = m[0];       // view
+  std::cout << std::boolalpha << (m.data_ptr() == v.data_ptr()) << "\n";  // true: same storage
+  tp::Tensor k = m.clone();  // clone
+  std::cout << (m.data_ptr() == k.data_ptr()) << "\n";                    // false: new storage
+  v[0].fill_(99.0);          // write the view: m changes
+  k[0].fill_(-1.0);          // write the clone: m does not
+  std::cout << m << "\n";
+  std::cout << "m._version() = " << m._version() << " (shared with the view), k._version() = "
+            << k._version() << "\n";
+
+  // 6. Indexing as in libtorch.
+  using namespace tp::indexing;
+  std::cout << "m.index({Slice(), 1}) = " << m.index({Slice(), 1}) << "\n";
+  std::cout << "arange(6).view({2, 3}).t() = " << tp::arange(6).view({2, 3}).t() << "\n";
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <tensorplay/config.hpp>
 
 #include <tensorplay/core/allocator.hpp>
+#include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/array_ref.hpp>
 #include <tensorplay/core/caching_allocator.hpp>
 #include <tensorplay/core/data_ptr.hpp>
@@ -17,6 +18,8 @@
 #include <tensorplay/core/inference_mode.hpp>
 #include <tensorplay/core/intrusive_ptr.hpp>
 #include <tensorplay/core/memory_format.hpp>
+#include <tensorplay/core/object_pool.hpp>
+#include <tensorplay/core/scalar.hpp>
 #include <tensorplay/core/sizes_and_strides.hpp>
 #include <tensorplay/core/storage.hpp>
 #include <tensorplay/core/storage_impl.hpp>
@@ -25,3 +28,13 @@
 #include <tensorplay/core/tensor_options.hpp>
 #include <tensorplay/core/version_counter.hpp>
 #include <tensorplay/core/wrap_dim.hpp>
+
+#include <tensorplay/ops/as_strided.hpp>
+#include <tensorplay/ops/copy.hpp>
+#include <tensorplay/ops/dispatch.hpp>
+#include <tensorplay/ops/factories.hpp>
+#include <tensorplay/ops/indexing.hpp>
+#include <tensorplay/ops/print.hpp>
+#include <tensorplay/ops/random.hpp>
+#include <tensorplay/ops/tensor_iterator.hpp>
+#include <tensorplay/ops/views.hpp>

@@ -42,5 +42,11 @@ TEST_CASE("TensorOptions defaults, builders and implicit conversions", "[core][o
   std::ostringstream os;
   os << dtype(kDouble);
   CHECK(os.str() ==
-        "TensorOptions(dtype=tensorplay.float64, device=cpu, memory_format=tensorplay.contiguous_format)");
+        "TensorOptions(dtype=tensorplay.float64, device=cpu, memory_format=tensorplay.contiguous_format, "
+        "requires_grad=false)");
+  CHECK_FALSE(TensorOptions().requires_grad());
+  CHECK_FALSE(TensorOptions().has_requires_grad());
+  CHECK(requires_grad().requires_grad());
+  CHECK(dtype(kDouble).requires_grad(true).requires_grad());
+  CHECK(dtype(kDouble).merge_in(requires_grad()).requires_grad());
 }

@@ -19,5 +19,5 @@ TEST_CASE("maybe_wrap_dim wraps negative dims and rejects others with PyTorch's 
   CHECK_THROWS_WITH(maybe_wrap_dim(1, 0),
                     "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
   CHECK_THROWS_WITH(maybe_wrap_dim(0, 0, /*wrap_scalar=*/false),
-                    "dimension specified as 0 but tensor has no dimensions");
+                    "Dimension specified as 0 but tensor has no dimensions");
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/device_policy.hpp>
 #include <tensorplay/core/tensor.hpp>
 
@@ -93,7 +94,7 @@ inline Tensor empty(IntArrayRef sizes, const TensorOptions& options = {},
     const auto strides = strides_for(sizes, format);
     impl->set_sizes_and_strides(sizes, strides);
   }
-  return Tensor(std::move(impl));
+  return detail::finish_factory(Tensor(std::move(impl)), options);
 }
 
 inline Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides,
@@ -104,7 +105,8 @@ inline Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides,
   Allocator* allocator = getAllocator(dev.type());
   Storage storage(use_byte_size, nbytes, allocator->allocate(nbytes, dev), allocator,
                   /*resizable=*/true);
-  return detail::make_tensor(std::move(storage), dt, sizes, strides);
+  return detail::finish_factory(detail::make_tensor(std::move(storage), dt, sizes, strides),
+                                options);
 }
 
 // Wraps memory the caller owns; it is never freed by TensorPlay.
@@ -113,7 +115,8 @@ inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
   const DType dt = options.dtype();
   const std::size_t nbytes = detail::storage_nbytes(sizes, strides, itemsize(dt));
   Storage storage(use_byte_size, nbytes, DataPtr(data, options.device()));
-  return detail::make_tensor(std::move(storage), dt, sizes, strides);
+  return detail::finish_factory(detail::make_tensor(std::move(storage), dt, sizes, strides),
+                                options);
 }
 inline Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {}) {
   const auto strides = SizesAndStrides::compute_contiguous_strides(sizes);
@@ -129,7 +132,8 @@ inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
   auto* ctx = new detail::FunctionDeleterContext{data, std::move(deleter)};
   Storage storage(use_byte_size, nbytes,
                   DataPtr(data, ctx, &detail::FunctionDeleterContext::call, options.device()));
-  return detail::make_tensor(std::move(storage), dt, sizes, strides);
+  return detail::finish_factory(detail::make_tensor(std::move(storage), dt, sizes, strides),
+                                options);
 }
 inline Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
                         const TensorOptions& options = {}) {

@@ -3,13 +3,21 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include <tensorplay/core/scalar.hpp>
 #include <tensorplay/core/tensor_impl.hpp>
 #include <tensorplay/core/tensor_options.hpp>
 
 namespace tensorplay {
+
+namespace indexing {
+class TensorIndex;
+}  // namespace indexing
 
 class Tensor {
  public:
@@ -83,6 +91,9 @@ class Tensor {
   int64_t _version() const { return impl("_version")->version_counter().current_version(); }
   bool is_inference() const { return impl("is_inference")->is_inference(); }
   bool is_view() const { return impl("is_view")->is_view(); }
+  bool requires_grad() const { return impl("requires_grad")->requires_grad(); }
+  // Marks a floating-point tensor as a leaf that autograd records (core/autograd_meta.hpp).
+  const Tensor& requires_grad_(bool requires_grad = true) const;
   bool is_same(const Tensor& other) const noexcept { return impl_ == other.impl_; }
   std::size_t use_count() const noexcept { return impl_.use_count(); }
   std::size_t weak_use_count() const noexcept { return impl_.weak_use_count(); }
@@ -91,6 +102,88 @@ class Tensor {
   TensorImpl* unsafeReleaseTensorImpl() noexcept { return impl_.release(); }
   const intrusive_ptr<TensorImpl>& getIntrusivePtr() const noexcept { return impl_; }
   intrusive_ptr<TensorImpl> unsafeReleaseIntrusivePtr() noexcept { return std::move(impl_); }
+
+  // ==== Operations. Declared here as libtorch declares them on at::Tensor; each is defined in
+  // the ops header named beside it (all included by <tensorplay/tensorplay.hpp>).
+
+  // ---- views: one as_strided, everything else is offset/stride arithmetic (ops/views.hpp) ----
+  Tensor as_strided(IntArrayRef size, IntArrayRef stride,
+                    std::optional<int64_t> storage_offset = std::nullopt) const;
+  const Tensor& as_strided_(IntArrayRef size, IntArrayRef stride,
+                            std::optional<int64_t> storage_offset = std::nullopt) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor operator[](int64_t index) const;
+  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor view(IntArrayRef size) const;
+  Tensor view(DType dtype) const;
+  Tensor view_as(const Tensor& other) const;
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor reshape_as(const Tensor& other) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  const Tensor& transpose_(int64_t dim0, int64_t dim1) const;
+  Tensor swapdims(int64_t dim0, int64_t dim1) const;
+  Tensor swapaxes(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  const Tensor& t_() const;
+  Tensor mT() const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor expand(IntArrayRef size, bool implicit = false) const;
+  Tensor expand_as(const Tensor& other) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor squeeze(IntArrayRef dims) const;
+  const Tensor& squeeze_() const;
+  const Tensor& squeeze_(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  const Tensor& unsqueeze_(int64_t dim) const;
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor unfold(int64_t dimension, int64_t size, int64_t step) const;
+  Tensor movedim(IntArrayRef source, IntArrayRef destination) const;
+  Tensor movedim(int64_t source, int64_t destination) const;
+  Tensor moveaxis(IntArrayRef source, IntArrayRef destination) const;
+  Tensor moveaxis(int64_t source, int64_t destination) const;
+  Tensor alias() const;
+  // A new TensorImpl on the same storage, sharing the version counter, with no history.
+  Tensor detach() const;
+  Tensor& detach_();
+
+  // ---- indexing (ops/indexing.hpp) ----------------------------------------------------------
+  Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  const Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs) const;
+  const Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& v) const;
+  const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                           const Tensor& rhs) const;
+  const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                           const Scalar& v) const;
+
+  // ---- copies (ops/copy.hpp) ----------------------------------------------------------------
+  const Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
+  Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
+  Tensor to(DType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor to(Device device, DType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  const Tensor& fill_(const Scalar& value) const;
+  const Tensor& zero_() const;
+  Scalar item() const;
+  template <class T>
+  T item() const;
+
+  // ---- printing (ops/print.hpp) -------------------------------------------------------------
+  std::string toString() const;
 
  private:
   // Every accessor of an undefined tensor fails the same clear way.

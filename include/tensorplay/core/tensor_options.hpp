@@ -1,4 +1,4 @@
-// TensorOptions: the dtype, device and memory format a factory should produce (libtorch's
+// TensorOptions: the dtype, device, memory format and requires_grad a factory should produce (libtorch's
 // builder: `TensorOptions().dtype(kDouble).device("cpu")`, or the free functions
 // `dtype(kDouble)`, `device(kCPU)`; a DType, Device or MemoryFormat converts implicitly).
 #pragma once
@@ -47,6 +47,11 @@ class TensorOptions {
     r.memory_format_ = f;
     return r;
   }
+  TensorOptions requires_grad(std::optional<bool> r) const noexcept {
+    TensorOptions o = *this;
+    o.requires_grad_ = r;
+    return o;
+  }
 
   // Accessors fill in the defaults (float32 on the CPU, row-major), as libtorch's do.
   DType dtype() const noexcept { return dtype_.value_or(kFloat); }
@@ -54,7 +59,9 @@ class TensorOptions {
   MemoryFormat memory_format() const noexcept {
     return memory_format_.value_or(MemoryFormat::Contiguous);
   }
+  bool requires_grad() const noexcept { return requires_grad_.value_or(false); }
   bool has_dtype() const noexcept { return dtype_.has_value(); }
+  bool has_requires_grad() const noexcept { return requires_grad_.has_value(); }
   bool has_device() const noexcept { return device_.has_value(); }
   bool has_memory_format() const noexcept { return memory_format_.has_value(); }
   std::optional<DType> dtype_opt() const noexcept { return dtype_; }
@@ -67,18 +74,21 @@ class TensorOptions {
     if (other.dtype_) r.dtype_ = other.dtype_;
     if (other.device_) r.device_ = other.device_;
     if (other.memory_format_) r.memory_format_ = other.memory_format_;
+    if (other.requires_grad_) r.requires_grad_ = other.requires_grad_;
     return r;
   }
 
   friend std::ostream& operator<<(std::ostream& os, const TensorOptions& o) {
     return os << "TensorOptions(dtype=" << o.dtype() << ", device=" << o.device()
-              << ", memory_format=" << o.memory_format() << ")";
+              << ", memory_format=" << o.memory_format()
+              << ", requires_grad=" << (o.requires_grad() ? "true" : "false") << ")";
   }
 
  private:
   std::optional<DType> dtype_;
   std::optional<Device> device_;
   std::optional<MemoryFormat> memory_format_;
+  std::optional<bool> requires_grad_;
 };
 
 inline TensorOptions dtype(DType d) noexcept { return TensorOptions().dtype(d); }
@@ -89,6 +99,9 @@ TensorOptions dtype() noexcept {
 inline TensorOptions device(Device d) noexcept { return TensorOptions().device(d); }
 inline TensorOptions memory_format(MemoryFormat f) noexcept {
   return TensorOptions().memory_format(f);
+}
+inline TensorOptions requires_grad(bool r = true) noexcept {
+  return TensorOptions().requires_grad(r);
 }
 
 }  // namespace tensorplay

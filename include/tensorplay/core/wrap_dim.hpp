@@ -11,7 +11,7 @@ namespace tensorplay {
 // (PyTorch's wrap_scalar), so dim 0 and -1 are valid for it.
 constexpr int64_t maybe_wrap_dim(int64_t dim, int64_t ndim, bool wrap_scalar = true) {
   if (ndim <= 0) {
-    TP_CHECK_INDEX(wrap_scalar, "dimension specified as ", dim, " but tensor has no dimensions");
+    TP_CHECK_INDEX(wrap_scalar, "Dimension specified as ", dim, " but tensor has no dimensions");
     ndim = 1;
   }
   const int64_t min = -ndim, max = ndim - 1;

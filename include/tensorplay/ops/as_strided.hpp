@@ -1,0 +1,211 @@
+// as_strided: the one place an aliasing tensor is made.
+//
+// A view has three invariants: it reuses its base's Storage; it shares the base's version
+// counter (an in-place write through either one must move the version both of them report,
+// or autograd's guard on saved tensors guards nothing); and it carries the base's quantizer.
+// Written into each of the twenty-odd view ops, one of them would some day drop the counter,
+// and no ordinary test would notice. So the invariants live here, once: detail::make_alias
+// builds every view TensorImpl, Tensor::as_strided is its public face, and every other view
+// op (ops/views.hpp) is offset and stride arithmetic followed by a call to as_strided. The
+// in-place forms (as_strided_, transpose_, ...) change a tensor's own geometry and go through
+// detail::set_strided, which runs the same checks.
+//
+// Offsets are absolute, in elements from the start of the storage, as in PyTorch: a view of a
+// view at offset 3 asked for offset 0 sees element 0 of the storage, not element 3.
+#pragma once
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include <tensorplay/core/device_policy.hpp>
+#include <tensorplay/core/inference_mode.hpp>
+#include <tensorplay/core/tensor.hpp>
+
+namespace tensorplay {
+namespace detail {
+
+// ---- Which devices can alias ------------------------------------------------------------------
+// A view is pure metadata only if the device's kernels address memory through strides. CPU and
+// CUDA do; Vulkan does not (a shader sees a texture or a packed buffer), so a view there has to
+// be materialised. Each DevicePolicy states it; a device whose policy is not compiled in has no
+// kernels to disagree, so aliasing (metadata only) is the harmless default for it.
+template <DeviceType D>
+constexpr bool policy_supports_strided_views() noexcept {
+  if constexpr (requires {
+                  { DevicePolicy<D>::supports_strided_views } -> std::convertible_to<bool>;
+                }) {
+    return DevicePolicy<D>::supports_strided_views;
+  } else {
+    return true;
+  }
+}
+
+template <std::size_t... I>
+constexpr std::array<bool, kNumDeviceTypes> make_strided_view_table(std::index_sequence<I...>) {
+  return {policy_supports_strided_views<static_cast<DeviceType>(I)>()...};
+}
+
+// The compile-time table, indexed by DeviceType, built from the policies compiled in.
+inline constexpr std::array<bool, kNumDeviceTypes> kStridedViewTable =
+    make_strided_view_table(std::make_index_sequence<kNumDeviceTypes>{});
+
+constexpr bool supports_strided_views(DeviceType t) noexcept {
+  return kStridedViewTable[static_cast<std::size_t>(t)];
+}
+
+// True when no compiled-in device needs materialised views; the materialising branch below is
+// then discarded at compile time (and, being a discarded statement, odr-uses nothing).
+inline constexpr bool kEveryDeviceAliases = [] {
+  for (bool b : kStridedViewTable) {
+    if (!b) return false;
+  }
+  return true;
+}();
+
+// ---- The geometry checks (PyTorch's setStrided, in its order) ---------------------------------
+// 1. one stride per size; 2. no negative stride; 3. the farthest element the geometry reaches
+// lies inside the storage (a tensor with no elements reaches nothing, so any offset passes);
+// 4. the offset itself is not negative. A negative size is reported as PyTorch reports it, by
+// its storage-size computation ("overflowed"), which it is: (size - 1) * stride goes negative.
+// One pass over the dims with flags, so the happy path is a short loop and one branch.
+inline void check_strided_geometry(IntArrayRef size, IntArrayRef stride, int64_t offset,
+                                   std::size_t itemsize, const Storage& storage) {
+  TP_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
+  bool negative_stride = false, bad_size = false, empty = false;
+  uint64_t last = 0;  // element index (relative to offset) of the farthest element
+  for (std::size_t i = 0; i < size.size(); ++i) {
+    negative_stride |= stride[i] < 0;
+    bad_size |= size[i] < 0;
+    empty |= size[i] == 0;
+    if (size[i] > 0 && stride[i] > 0) {
+      uint64_t term = 0;
+      bad_size |= __builtin_mul_overflow(static_cast<uint64_t>(size[i] - 1),
+                                         static_cast<uint64_t>(stride[i]), &term);
+      bad_size |= __builtin_add_overflow(last, term, &last);
+    }
+  }
+  TP_CHECK(!negative_stride,
+           "as_strided: Negative strides are not supported at the moment, got strides: ", stride);
+  const auto isz = static_cast<int64_t>(itemsize);
+  int64_t need = 0;  // bytes: (last + 1 + offset) * itemsize, offset possibly negative
+  bad_size |= last >= static_cast<uint64_t>(INT64_MAX);
+  bad_size |= __builtin_add_overflow(static_cast<int64_t>(last), int64_t{1}, &need);
+  bad_size |= __builtin_add_overflow(need, offset, &need);
+  bad_size |= __builtin_mul_overflow(need, isz, &need);
+  TP_CHECK(!bad_size, "Storage size calculation overflowed with sizes=", size,
+           " and strides=", stride);
+  if (!empty) {
+    const auto have = static_cast<int64_t>(storage ? storage.nbytes() : 0);
+    TP_CHECK(need <= have, "setStorage: sizes ", size, ", strides ", stride, ", storage offset ",
+             offset, ", and itemsize ", itemsize, " requiring a storage size of ", need,
+             " are out of bounds for storage of size ", have);
+  }
+  TP_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
+}
+
+inline void check_not_sparse(const TensorImpl& self, const char* op) {
+  TP_CHECK_NOT_IMPLEMENTED(
+      !self.is_sparse(), "Could not run 'aten::", op, "' with arguments from the 'Sparse",
+      device_type_name(self.device().type(), /*lower_case=*/false), "' backend.");
+}
+
+// ---- The one constructor of aliasing TensorImpls ----------------------------------------------
+// `dtype` differs from the base's only for view(DType); `is_view` is false only there too,
+// where PyTorch makes a non-differentiable view (shared bytes and version, but _is_view() is
+// false, as autograd cannot flow between dtypes).
+inline Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride,
+                         int64_t offset, DType dtype, bool is_view = true) {
+  check_not_sparse(base, "as_strided");
+  check_strided_geometry(size, stride, offset, itemsize(dtype), base.storage());
+
+  intrusive_ptr<TensorImpl> impl;
+  if (dtype == base.dtype()) {
+    // The hot path. TensorImpl's copy constructor is c10's shallow copy: it shares storage_
+    // (invariant 1) and version_counter_ (invariant 2) and copies quantizer_ (invariant 3) and
+    // the inference flag, and leaves autograd_meta_ behind. Sharing the counter by copying it
+    // here, rather than constructing a fresh one and then calling share_version_counter,
+    // saves the allocation and release of a counter that would be thrown away at once.
+    impl = make_intrusive<TensorImpl>(base);
+  } else {
+    // A different element type: TensorImpl has no dtype setter, so build a fresh one on the
+    // same storage and apply the three invariants by hand. The guard gives the new impl the
+    // base's inference-ness (the constructor reads the thread's mode, the base may differ).
+    InferenceMode mode(base.is_inference());
+    impl = make_intrusive<TensorImpl>(base.storage(), dtype);
+    impl->share_version_counter(base);
+    impl->set_quantizer(base.quantizer());
+  }
+  impl->set_sizes_and_strides(size, stride);
+  impl->set_storage_offset(offset);
+  impl->set_is_view(is_view);
+  Tensor view(std::move(impl));
+
+  if constexpr (!kEveryDeviceAliases) {
+    // A device without strided addressing (Vulkan) cannot alias: the view becomes a copy of
+    // the elements it addresses, gathered by that device's own copy kernel, with a version
+    // counter of its own (writes through it do not reach the base, as with PyTorch's Vulkan
+    // backend). No such device is compiled in today (there is no DevicePolicy<Vulkan> yet), so
+    // this branch is discarded at compile time and no test can reach it.
+    if (!supports_strided_views(base.device().type())) {
+      return view.clone(MemoryFormat::Contiguous);
+    }
+  }
+  return view;
+}
+
+// The in-place form: the same checks, then `self` itself takes the geometry (no new impl, no
+// alias). Callers that are user-visible in-place ops bump the version afterwards.
+inline void set_strided(TensorImpl& self, IntArrayRef size, IntArrayRef stride, int64_t offset,
+                        const char* op = "as_strided_") {
+  check_not_sparse(self, op);
+  TP_CHECK_NOT_IMPLEMENTED(supports_strided_views(self.device().type()), op, ": the ",
+                           self.device().type(),
+                           " backend has no strided addressing, so a tensor's geometry cannot "
+                           "be changed in place");
+  check_strided_geometry(size, stride, offset, self.itemsize(), self.storage());
+  self.set_sizes_and_strides(size, stride);
+  self.set_storage_offset(offset);
+}
+
+}  // namespace detail
+
+inline Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
+                                 std::optional<int64_t> storage_offset) const {
+  const TensorImpl* self = impl("as_strided");
+  return detail::make_alias(*self, size, stride, storage_offset.value_or(self->storage_offset()),
+                            self->dtype());
+}
+
+// In-place view ops are in-place ops: PyTorch bumps the version for each (t_() included).
+inline const Tensor& Tensor::as_strided_(IntArrayRef size, IntArrayRef stride,
+                                         std::optional<int64_t> storage_offset) const {
+  TensorImpl* self = impl("as_strided_");
+  detail::set_strided(*self, size, stride, storage_offset.value_or(self->storage_offset()));
+  self->bump_version();
+  return *this;
+}
+
+// A view of the whole tensor, same geometry (what transpose(d, d) and movedim of a 0-d return).
+inline Tensor Tensor::alias() const {
+  const TensorImpl* self = impl("alias");
+  return as_strided(self->sizes(), self->strides(), self->storage_offset());
+}
+
+// Not a view in PyTorch's sense (_is_view() is false): a new TensorImpl on the same bytes and
+// version counter, with no autograd history.
+inline Tensor Tensor::detach() const { return Tensor(impl("detach")->shallow_copy_and_detach()); }
+
+// Drops the autograd history of this very tensor. A view's history is tied to its base, so
+// PyTorch refuses to cut it in place.
+inline Tensor& Tensor::detach_() {
+  TensorImpl* self = impl("detach_");
+  TP_CHECK(!self->is_view(), "Can't detach views in-place. Use detach() instead.");
+  self->set_autograd_meta(nullptr);
+  return *this;
+}
+
+}  // namespace tensorplay

@@ -1,0 +1,353 @@
+// Indexing: libtorch's `t.index({Slice(1, None), 0, Ellipsis, None})` and `index_put_`.
+//
+// Basic indices (integers, slices, None, Ellipsis, bools) become views through select, slice
+// and unsqueeze, so they alias the tensor. Tensor indices (int64, or bool/uint8 masks turned
+// into coordinates) are "advanced": they are broadcast together and gather into new memory
+// (or scatter, for index_put_), with NumPy's placement rule: the broadcast index dimensions
+// replace the indexed dimensions where those were adjacent, and go first otherwise.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tensorplay/core/empty.hpp>
+#include <tensorplay/core/tensor.hpp>
+#include <tensorplay/ops/copy.hpp>
+#include <tensorplay/ops/dispatch.hpp>
+#include <tensorplay/ops/tensor_iterator.hpp>
+#include <tensorplay/ops/views.hpp>
+
+namespace tensorplay::indexing {
+
+struct EllipsisIndexType {
+  constexpr EllipsisIndexType() = default;
+};
+inline constexpr EllipsisIndexType Ellipsis{};
+inline constexpr std::nullopt_t None = std::nullopt;
+
+// A Python slice: start/stop/step, each optional (libtorch's torch::indexing::Slice).
+class Slice {
+ public:
+  Slice(std::optional<int64_t> start = std::nullopt, std::optional<int64_t> stop = std::nullopt,
+        std::optional<int64_t> step = std::nullopt)
+      : start_(start), stop_(stop), step_(step.value_or(1)) {
+    TP_CHECK_VALUE(step_ != 0, "slice step cannot be zero");
+  }
+  std::optional<int64_t> start() const noexcept { return start_; }
+  std::optional<int64_t> stop() const noexcept { return stop_; }
+  int64_t step() const noexcept { return step_; }
+
+ private:
+  std::optional<int64_t> start_, stop_;
+  int64_t step_;
+};
+
+enum class TensorIndexType { None, Ellipsis, Integer, Boolean, Slice, Tensor };
+
+class TensorIndex {
+ public:
+  TensorIndex(std::nullopt_t) : type_(TensorIndexType::None) {}
+  TensorIndex(EllipsisIndexType) : type_(TensorIndexType::Ellipsis) {}
+  TensorIndex(const char* str) : type_(TensorIndexType::Ellipsis) {
+    TP_CHECK_VALUE(std::string(str) == "...", "Expected \"...\" to represent an ellipsis index, but got \"",
+                   str, "\"");
+  }
+  template <class T>
+    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+  TensorIndex(T i) : type_(TensorIndexType::Integer), integer_(static_cast<int64_t>(i)) {}
+  TensorIndex(bool b) : type_(TensorIndexType::Boolean), boolean_(b) {}
+  TensorIndex(Slice s) : type_(TensorIndexType::Slice), slice_(s) {}
+  TensorIndex(Tensor t) : type_(TensorIndexType::Tensor), tensor_(std::move(t)) {}
+
+  TensorIndexType type() const noexcept { return type_; }
+  bool is_none() const noexcept { return type_ == TensorIndexType::None; }
+  bool is_ellipsis() const noexcept { return type_ == TensorIndexType::Ellipsis; }
+  bool is_integer() const noexcept { return type_ == TensorIndexType::Integer; }
+  bool is_boolean() const noexcept { return type_ == TensorIndexType::Boolean; }
+  bool is_slice() const noexcept { return type_ == TensorIndexType::Slice; }
+  bool is_tensor() const noexcept { return type_ == TensorIndexType::Tensor; }
+  int64_t integer() const noexcept { return integer_; }
+  bool boolean() const noexcept { return boolean_; }
+  const Slice& slice() const noexcept { return slice_; }
+  const Tensor& tensor() const noexcept { return tensor_; }
+
+ private:
+  TensorIndexType type_;
+  int64_t integer_ = 0;
+  bool boolean_ = false;
+  Slice slice_;
+  Tensor tensor_;
+};
+
+}  // namespace tensorplay::indexing
+
+namespace tensorplay {
+namespace detail {
+
+// The outcome of the basic indices: a view, plus the advanced (tensor) indices still to apply,
+// each paired with the view dimension it indexes.
+struct Sliced {
+  Tensor view;
+  std::vector<std::pair<int64_t, Tensor>> advanced;
+};
+
+// Coordinates of the true elements of a mask, one int64 tensor per mask dimension (nonzero).
+inline std::vector<Tensor> mask_coordinates(const Tensor& mask) {
+  const Tensor m = mask.contiguous();
+  const int64_t k = m.dim(), n = m.numel();
+  const auto* p = static_cast<const uint8_t*>(m.data_ptr());  // bool and uint8: one byte
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += p[i] != 0;
+  std::vector<Tensor> coords;
+  std::vector<int64_t*> out;
+  for (int64_t d = 0; d < k; ++d) {
+    coords.push_back(empty({count}, kLong));
+    out.push_back(coords.back().data_ptr<int64_t>());
+  }
+  std::vector<int64_t> idx(static_cast<std::size_t>(k), 0);
+  for (int64_t i = 0, j = 0; i < n; ++i) {
+    if (p[i]) {
+      for (int64_t d = 0; d < k; ++d) out[d][j] = idx[d];
+      ++j;
+    }
+    for (int64_t d = k - 1; d >= 0; --d) {  // row-major odometer
+      if (++idx[d] < m.size(d)) break;
+      idx[d] = 0;
+    }
+  }
+  return coords;
+}
+
+inline Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> indices) {
+  using indexing::TensorIndexType;
+  // Dimensions the indices consume; None, Ellipsis and bools consume none.
+  int64_t specified = 0;
+  for (const auto& i : indices) {
+    if (i.is_integer() || i.is_slice()) ++specified;
+    if (i.is_tensor()) {
+      const DType d = i.tensor().dtype();
+      specified += (d == kBool || d == kByte) ? std::max<int64_t>(i.tensor().dim(), 1) : 1;
+    }
+  }
+  TP_CHECK_INDEX(specified <= self.dim(), "too many indices for tensor of dimension ",
+                 self.dim());
+  Sliced r{self, {}};
+  int64_t dim = 0;
+  bool ellipsis_seen = false;
+  for (const auto& i : indices) {
+    switch (i.type()) {
+      case TensorIndexType::Integer: {
+        const int64_t size = r.view.size(dim), v = i.integer();
+        TP_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ",
+                       dim, " with size ", size);
+        r.view = r.view.select(dim, v);
+        break;
+      }
+      case TensorIndexType::Slice: {
+        const auto& s = i.slice();
+        TP_CHECK_VALUE(s.step() > 0, "step must be greater than zero");
+        r.view = r.view.slice(dim, s.start(), s.stop(), s.step());
+        ++dim;
+        break;
+      }
+      case TensorIndexType::None:
+        r.view = r.view.unsqueeze(dim);
+        ++dim;
+        break;
+      case TensorIndexType::Ellipsis:
+        // Python lets a second ellipsis through; like PyTorch it then covers no dimension.
+        if (!ellipsis_seen) dim += self.dim() - specified;
+        ellipsis_seen = true;
+        break;
+      case TensorIndexType::Boolean:
+        // x[True] adds a dimension of size 1, x[False] one of size 0.
+        r.view = r.view.unsqueeze(dim);
+        if (!i.boolean()) r.view = r.view.narrow(dim, 0, 0);
+        ++dim;
+        break;
+      case TensorIndexType::Tensor: {
+        const Tensor& t = i.tensor();
+        const DType dt = t.dtype();
+        TP_CHECK_INDEX(dt == kLong || dt == kBool || dt == kByte,
+                       "tensors used as indices must be long, byte or bool tensors");
+        if (dt == kLong) {
+          r.advanced.emplace_back(dim, t);
+          ++dim;
+          break;
+        }
+        if (t.dim() == 0) {  // a 0-d mask acts as a bool index
+          r.view = r.view.unsqueeze(dim);
+          if (t.item<bool>() == false && dt == kBool) r.view = r.view.narrow(dim, 0, 0);
+          if (dt == kByte && t.item<uint8_t>() == 0) r.view = r.view.narrow(dim, 0, 0);
+          ++dim;
+          break;
+        }
+        for (int64_t k = 0; k < t.dim(); ++k) {
+          TP_CHECK_INDEX(dim + k < r.view.dim() && t.size(k) == r.view.size(dim + k),
+                         "The shape of the mask ", t.sizes(), " at index ", k,
+                         " does not match the shape of the indexed tensor ", r.view.sizes(),
+                         " at index ", dim + k);
+        }
+        auto coords = mask_coordinates(t);
+        for (int64_t k = 0; k < t.dim(); ++k) r.advanced.emplace_back(dim + k, std::move(coords[k]));
+        dim += t.dim();
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+// The geometry of an advanced index: the broadcast index shape, where it goes in the result,
+// and the remaining (sliced) dimensions.
+struct AdvancedPlan {
+  std::vector<int64_t> index_shape;     // broadcast shape of the index tensors
+  std::vector<Tensor> indices;          // each expanded to index_shape
+  std::vector<int64_t> indexed_dims;    // view dims they index
+  std::vector<int64_t> rest_dims;       // view dims kept, in order
+  int64_t insert_at = 0;                // result dim where index_shape starts
+  std::vector<int64_t> result_shape;
+};
+
+inline AdvancedPlan plan_advanced(const Tensor& view,
+                                  const std::vector<std::pair<int64_t, Tensor>>& adv) {
+  AdvancedPlan p;
+  for (const auto& [d, t] : adv) p.index_shape = infer_size(p.index_shape, t.sizes());
+  bool adjacent = true;
+  for (std::size_t j = 0; j < adv.size(); ++j) {
+    p.indexed_dims.push_back(adv[j].first);
+    p.indices.push_back(adv[j].second.expand(p.index_shape));
+    if (j > 0 && adv[j].first != adv[j - 1].first + 1) adjacent = false;
+  }
+  for (int64_t d = 0; d < view.dim(); ++d) {
+    bool indexed = false;
+    for (int64_t a : p.indexed_dims) indexed = indexed || a == d;
+    if (!indexed) p.rest_dims.push_back(d);
+  }
+  p.insert_at = adjacent ? p.indexed_dims.front() : 0;
+  for (int64_t k = 0; k < p.insert_at; ++k) p.result_shape.push_back(view.size(p.rest_dims[k]));
+  p.result_shape.insert(p.result_shape.end(), p.index_shape.begin(), p.index_shape.end());
+  for (std::size_t k = p.insert_at; k < p.rest_dims.size(); ++k) {
+    p.result_shape.push_back(view.size(p.rest_dims[k]));
+  }
+  return p;
+}
+
+// Walks every (index position, remaining element) pair: `f(view_offset, other_offset)` with
+// element offsets into the view's storage and into `other` (shaped like the result).
+template <class F>
+void for_each_indexed(const Tensor& view, const AdvancedPlan& p, const Tensor& other, F&& f) {
+  const int64_t nb = int64_t(p.index_shape.size()), nr = int64_t(p.rest_dims.size());
+  // `other`'s strides split into its index part and its rest part.
+  std::vector<int64_t> o_index(nb), o_rest(nr), rest_size(nr), v_rest(nr);
+  for (int64_t k = 0; k < nb; ++k) o_index[k] = other.stride(p.insert_at + k);
+  for (int64_t k = 0; k < nr; ++k) {
+    o_rest[k] = other.stride(k < p.insert_at ? k : k + nb);
+    rest_size[k] = view.size(p.rest_dims[k]);
+    v_rest[k] = view.stride(p.rest_dims[k]);
+  }
+  int64_t n_index = 1, n_rest = 1;
+  for (int64_t s : p.index_shape) n_index *= s;
+  for (int64_t s : rest_size) n_rest *= s;
+  if (n_index == 0 || n_rest == 0) return;
+  std::vector<int64_t> bi(nb, 0), ri(nr, 0);
+  for (int64_t b = 0; b < n_index; ++b) {
+    int64_t v_off = view.storage_offset(), o_off = other.storage_offset();
+    for (std::size_t j = 0; j < p.indices.size(); ++j) {
+      const Tensor& idx = p.indices[j];
+      int64_t pos = idx.storage_offset();
+      for (int64_t k = 0; k < nb; ++k) pos += bi[k] * idx.stride(k);
+      int64_t v = static_cast<const int64_t*>(idx.storage().data())[pos];
+      const int64_t d = p.indexed_dims[j], size = view.size(d);
+      TP_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ", d,
+                     " with size ", size);
+      v_off += (v < 0 ? v + size : v) * view.stride(d);
+    }
+    for (int64_t k = 0; k < nb; ++k) o_off += bi[k] * o_index[k];
+    std::fill(ri.begin(), ri.end(), 0);
+    for (int64_t r = 0; r < n_rest; ++r) {
+      int64_t vo = v_off, oo = o_off;
+      for (int64_t k = 0; k < nr; ++k) {
+        vo += ri[k] * v_rest[k];
+        oo += ri[k] * o_rest[k];
+      }
+      f(vo, oo);
+      for (int64_t k = nr - 1; k >= 0; --k) {
+        if (++ri[k] < rest_size[k]) break;
+        ri[k] = 0;
+      }
+    }
+    for (int64_t k = nb - 1; k >= 0; --k) {
+      if (++bi[k] < p.index_shape[k]) break;
+      bi[k] = 0;
+    }
+  }
+}
+
+}  // namespace detail
+
+inline Tensor Tensor::index(ArrayRef<indexing::TensorIndex> indices) const {
+  detail::Sliced s = detail::apply_slicing(*this, indices);
+  if (s.advanced.empty()) return s.view;
+  const detail::AdvancedPlan p = detail::plan_advanced(s.view, s.advanced);
+  Tensor out = empty(p.result_shape, s.view.options());
+  dispatch_dtype(dtype(), [&]<class T>() {
+    const T* src = static_cast<const T*>(s.view.storage().data());
+    T* dst = static_cast<T*>(out.storage().mutable_data());
+    detail::for_each_indexed(s.view, p, out, [&](int64_t v, int64_t o) { dst[o] = src[v]; });
+  });
+  return out;
+}
+
+inline Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const {
+  return index(ArrayRef<indexing::TensorIndex>(indices));
+}
+
+inline const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
+                                        const Tensor& rhs) const {
+  detail::Sliced s = detail::apply_slicing(*this, indices);
+  if (s.advanced.empty()) {
+    s.view.copy_(rhs);  // broadcasting, conversion, overlap and the version bump live there
+    return *this;
+  }
+  const detail::AdvancedPlan p = detail::plan_advanced(s.view, s.advanced);
+  // The values broadcast to the indexing result, converted to our dtype (a copy when the
+  // bytes could alias the destination).
+  bool fits = rhs.dim() <= int64_t(p.result_shape.size());
+  for (int64_t k = 1; fits && k <= rhs.dim(); ++k) {
+    const int64_t a = rhs.size(-k), b = p.result_shape[p.result_shape.size() - k];
+    fits = a == b || a == 1;
+  }
+  TP_CHECK(fits, "shape mismatch: value tensor of shape ", rhs.sizes(),
+           " cannot be broadcast to indexing result of shape ", IntArrayRef(p.result_shape));
+  Tensor values = rhs.to(dtype(), false, /*copy=*/rhs.is_alias_of(*this)).expand(p.result_shape);
+  dispatch_dtype(dtype(), [&]<class T>() {
+    T* dst = static_cast<T*>(s.view.storage().mutable_data());
+    const T* src = static_cast<const T*>(values.storage().data());
+    detail::for_each_indexed(s.view, p, values, [&](int64_t v, int64_t o) { dst[v] = src[o]; });
+  });
+  unsafeGetTensorImpl()->bump_version();
+  return *this;
+}
+
+inline const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
+                                        const Scalar& v) const {
+  Tensor value = empty({}, options());
+  value.fill_(v);
+  return index_put_(indices, value);
+}
+
+inline const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                                        const Tensor& rhs) const {
+  return index_put_(ArrayRef<indexing::TensorIndex>(indices), rhs);
+}
+inline const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                                        const Scalar& v) const {
+  return index_put_(ArrayRef<indexing::TensorIndex>(indices), v);
+}
+
+}  // namespace tensorplay

@@ -1,0 +1,483 @@
+// Random numbers: a reproducible CPU generator and the random factories rand, randn, randint
+// and their *_like forms, with libtorch's signatures (`rand(size, generator, options)`).
+//
+// THE ENGINE is MT19937, the 32-bit Mersenne Twister (Matsumoto & Nishimura 1998), written out
+// below rather than taken from <random> so that the whole stream is ours, constexpr, and carried
+// in GeneratorState. A seed s initialises it as the reference init_genrand(s mod 2^32) does (and
+// as std::mt19937(s) and PyTorch's at::mt19937 do); initial_seed() still returns the full 64-bit
+// s. Let w be the next 32-bit output and w64 = (w_first << 32) | w_second, two outputs.
+//
+// THE STREAMS. Each factory draws under the generator's mutex, one element after another in the
+// storage order of its fresh dense result (row-major for rand({...}); for *_like, the memory
+// order of the layout it preserves). No distribution from <random> is used: their outputs differ
+// between standard libraries. Per element:
+//   rand     float32  (w   & (2^24 - 1)) * 2^-24      float16   (w & (2^11 - 1)) * 2^-11
+//            float64  (w64 & (2^53 - 1)) * 2^-53      bfloat16  (w & (2^8 - 1))  * 2^-8
+//            all exact, so every value is a multiple of the dtype's epsilon/2 in [0, 1).
+//   randn    Box-Muller on pairs of elements (2k, 2k+1): u1 then u2 are float64 uniforms as
+//            above (two w64 each pair), r = sqrt(-2 ln(1 - u2)), theta = 2 pi u1;
+//            element 2k = r cos(theta), element 2k+1 = r sin(theta), computed in double and
+//            rounded to the dtype; an odd count drops the last sine. So randn(n) consumes
+//            4 ceil(n/2) words and is a prefix of randn(n + 1) after the same seed.
+//   randint  [low, high): range = high - low as uint64; the draw is w64 when the dtype is
+//            int64, float64, float32 or bfloat16 and range >= 2^32, else w; the value is
+//            int64(low + draw mod range) converted to the dtype. (For floating dtypes the
+//            bounds are first moved onto values the dtype holds, as PyTorch's update_from /
+//            update_to do; only bounds beyond 2^digits move. The modulo's bias, at most
+//            range / 2^32 or range / 2^64, is PyTorch's too.)
+// Reproducibility: rand and randint are integer arithmetic and exact on every platform. randn
+// also goes through the C library's log, sqrt, cos and sin in double: every build against the
+// same libm agrees bit for bit (glibc's are the ones PyTorch's values above came from); another
+// libm can differ in a last bit.
+//
+// PYTORCH. These are the streams of PyTorch 1.13's CPU generator, so after the same seed
+// rand and randint give torch.rand/torch.randint's values bit for bit, and randn gives
+// torch.randn's for fewer than 16 elements when PyTorch's spare-sine cache is empty (right after
+// seeding, or after draws of even counts). For 16 or more PyTorch switches to a vectorised
+// variant, and it keeps an odd count's spare sine for the next call; we drop it, so a draw
+// depends only on the state and the count. Differences: randint does not warn (we have
+// no warning channel) when a floating dtype cannot represent every integer of the range, and
+// the default generator is seeded from std::random_device on first use, as libtorch's is, so
+// call manual_seed for reproducible runs.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <type_traits>
+
+#include <tensorplay/core/intrusive_ptr.hpp>
+#include <tensorplay/ops/dispatch.hpp>
+#include <tensorplay/ops/factories.hpp>
+
+namespace tensorplay {
+namespace detail {
+
+// MT19937: a value type (copying it forks the stream), constexpr throughout.
+class mt19937 {
+ public:
+  static constexpr int kStateSize = 624;
+
+  constexpr explicit mt19937(uint32_t seed = 5489u) noexcept { this->seed(seed); }
+
+  constexpr void seed(uint32_t s) noexcept {
+    key_[0] = s;
+    for (int i = 1; i < kStateSize; ++i) {
+      key_[i] = 1812433253u * (key_[i - 1] ^ (key_[i - 1] >> 30)) + static_cast<uint32_t>(i);
+    }
+    pos_ = kStateSize;  // twist before the first output
+  }
+
+  constexpr uint32_t operator()() noexcept {
+    if (pos_ >= kStateSize) twist();
+    uint32_t y = key_[pos_++];
+    y ^= y >> 11;  // tempering
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+  }
+
+  constexpr const std::array<uint32_t, kStateSize>& key() const noexcept { return key_; }
+  constexpr uint32_t pos() const noexcept { return pos_; }
+  constexpr void set(const std::array<uint32_t, kStateSize>& key, uint32_t pos) noexcept {
+    key_ = key;
+    pos_ = pos;
+  }
+
+ private:
+  // Regenerates all 624 words in place (the reference algorithm: words past 227 read the already
+  // regenerated ones, which is part of the definition).
+  constexpr void twist() noexcept {
+    for (int i = 0; i < kStateSize; ++i) {
+      const uint32_t y = (key_[i] & 0x80000000u) | (key_[(i + 1) % kStateSize] & 0x7fffffffu);
+      key_[i] = key_[(i + 397) % kStateSize] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+    }
+    pos_ = 0;
+  }
+
+  std::array<uint32_t, kStateSize> key_{};
+  uint32_t pos_ = kStateSize;
+};
+
+// c10's default_rng_seed_val: what a Generator made without a seed starts from.
+inline constexpr uint64_t default_rng_seed_val = 67280421310721ull;
+
+// 53 random bits (c10 keeps seeds exactly representable as a Python float).
+inline uint64_t non_deterministic_seed() {
+  std::random_device rd;
+  const uint64_t hi = rd(), lo = rd();
+  return ((hi << 32) + lo) & 0x1FFFFFFFFFFFFFull;
+}
+
+}  // namespace detail
+
+// A generator's complete state: restoring it replays the same stream.
+struct GeneratorState {
+  uint64_t seed = detail::default_rng_seed_val;             // initial_seed()
+  std::array<uint32_t, detail::mt19937::kStateSize> key{};  // MT19937's 624 words
+  uint32_t pos = detail::mt19937::kStateSize;               // next word; 624: twist first
+  friend bool operator==(const GeneratorState&, const GeneratorState&) = default;
+};
+
+namespace detail {
+
+// Thread safety: every member function locks mutex_, except random()/random64(), whose callers
+// hold it (a factory locks once for the whole tensor, as PyTorch's kernels do).
+class CPUGeneratorImpl : public intrusive_ptr_target {
+ public:
+  explicit CPUGeneratorImpl(uint64_t seed) : seed_(seed), engine_(static_cast<uint32_t>(seed)) {}
+
+  void set_current_seed(uint64_t seed) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    seed_ = seed;
+    engine_.seed(static_cast<uint32_t>(seed));
+  }
+  uint64_t current_seed() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return seed_;
+  }
+  GeneratorState get_state() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return GeneratorState{seed_, engine_.key(), engine_.pos()};
+  }
+  void set_state(const GeneratorState& s) {
+    TP_CHECK_VALUE(s.pos <= static_cast<uint32_t>(mt19937::kStateSize),
+                   "Generator::set_state: invalid MT19937 position ", s.pos, " (expected 0..",
+                   mt19937::kStateSize, ")");
+    std::lock_guard<std::mutex> lock(mutex_);
+    seed_ = s.seed;
+    engine_.set(s.key, s.pos);
+  }
+
+  uint32_t random() noexcept { return engine_(); }  // caller holds mutex()
+  uint64_t random64() noexcept {                    // caller holds mutex()
+    const uint64_t hi = engine_();
+    const uint64_t lo = engine_();
+    return (hi << 32) | lo;
+  }
+  std::mutex& mutex() const noexcept { return mutex_; }
+
+ private:
+  mutable std::mutex mutex_;
+  uint64_t seed_;
+  mt19937 engine_;
+};
+
+}  // namespace detail
+
+// A handle to a CPU random generator, as at::Generator / torch.Generator: copies share one
+// state (so passing a Generator to rand advances the caller's stream); clone() forks it.
+// Generator() starts from c10's default seed 67280421310721; Generator(seed) from `seed`.
+class Generator {
+ public:
+  Generator() : Generator(detail::default_rng_seed_val) {}
+  explicit Generator(uint64_t seed) : impl_(make_intrusive<detail::CPUGeneratorImpl>(seed)) {}
+
+  // libtorch's names.
+  void set_current_seed(uint64_t seed) const { impl_->set_current_seed(seed); }
+  uint64_t current_seed() const { return impl_->current_seed(); }
+  // torch.Generator's names. seed() reseeds from std::random_device and returns the new seed.
+  const Generator& manual_seed(uint64_t seed) const {
+    set_current_seed(seed);
+    return *this;
+  }
+  uint64_t initial_seed() const { return current_seed(); }
+  uint64_t seed() const {
+    const uint64_t s = detail::non_deterministic_seed();
+    set_current_seed(s);
+    return s;
+  }
+
+  GeneratorState get_state() const { return impl_->get_state(); }
+  void set_state(const GeneratorState& state) const { impl_->set_state(state); }
+  Generator clone() const {
+    Generator g;
+    g.set_state(get_state());
+    return g;
+  }
+
+  Device device() const noexcept { return Device(kCPU); }
+  std::mutex& mutex() const noexcept { return impl_->mutex(); }
+  // One raw draw (w and w64 of the header comment), locking for just that draw.
+  uint32_t random() const {
+    std::lock_guard<std::mutex> lock(mutex());
+    return impl_->random();
+  }
+  uint64_t random64() const {
+    std::lock_guard<std::mutex> lock(mutex());
+    return impl_->random64();
+  }
+  detail::CPUGeneratorImpl* unsafeGetGeneratorImpl() const noexcept { return impl_.get(); }
+
+  // Identity, as libtorch compares generators: the same shared state.
+  friend bool operator==(const Generator& a, const Generator& b) noexcept {
+    return a.impl_ == b.impl_;
+  }
+
+ private:
+  intrusive_ptr<detail::CPUGeneratorImpl> impl_;
+};
+
+namespace detail {
+
+// The process's default CPU generator (libtorch's at::detail::getDefaultCPUGenerator). Never
+// destroyed, so tensors drawn during static destruction still find it; seeded from
+// std::random_device on first use. Thread safety: the static's initialisation is thread-safe and
+// the generator locks its own mutex.
+inline const Generator& getDefaultCPUGenerator() {
+  static const Generator* gen = new Generator(non_deterministic_seed());
+  return *gen;
+}
+
+inline const Generator& generator_or_default(const std::optional<Generator>& g) {
+  return g ? *g : getDefaultCPUGenerator();
+}
+
+// The uniform [0, 1) of the header comment, for each floating dtype.
+template <class T>
+T uniform01(CPUGeneratorImpl& g) noexcept {
+  if constexpr (std::is_same_v<T, double>) {
+    return static_cast<double>(g.random64() & ((uint64_t{1} << 53) - 1)) * 0x1p-53;
+  } else {
+    constexpr int digits = std::numeric_limits<T>::digits;  // 24, 11, 8
+    const uint32_t bits = g.random() & ((uint32_t{1} << digits) - 1);
+    return static_cast<T>(static_cast<float>(bits) / static_cast<float>(1u << digits));  // exact
+  }
+}
+
+template <class T>
+void uniform_fill(const Tensor& t, CPUGeneratorImpl& g) {
+  T* p = static_cast<T*>(t.data_ptr());
+  for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] = uniform01<T>(g);
+}
+
+template <class T>
+void normal_fill(const Tensor& t, CPUGeneratorImpl& g) {
+  constexpr double two_pi = 2.0 * 3.14159265358979323846;
+  T* p = static_cast<T*>(t.data_ptr());
+  const int64_t n = t.numel();
+  for (int64_t i = 0; i < n; i += 2) {
+    const double u1 = uniform01<double>(g);
+    const double u2 = uniform01<double>(g);
+    const double r = std::sqrt(-2.0 * std::log(1.0 - u2));  // 1 - u2 is in (0, 1]
+    const double theta = two_pi * u1;
+    p[i] = static_cast<T>(r * std::cos(theta));
+    if (i + 1 < n) p[i + 1] = static_cast<T>(r * std::sin(theta));
+  }
+}
+
+// int64(v) for a value of a floating T, saturating where the conversion would be undefined
+// (PyTorch's casts there are undefined; saturating keeps the bounds checks meaningful).
+template <class T>
+int64_t saturating_int64(T v) noexcept {
+  const double d = static_cast<double>(v);
+  if (std::isnan(d)) return 0;
+  if (d >= 9223372036854775808.0) return std::numeric_limits<int64_t>::max();
+  if (d < -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(d);
+}
+
+// PyTorch's update_from / update_to for floating dtypes: when from + 1 (or to - 1) rounds past
+// from (or to) in T, move the bound by one ulp of T so that the cast bounds stay inside
+// [from, to). Only bounds beyond 2^digits are affected.
+template <class T>
+int64_t update_from(int64_t from) {
+  const int64_t from_plus_1 = saturating_int64(static_cast<T>(from + 1));
+  if (from_plus_1 < from) {
+    int64_t mag = from + 1 < 0 ? -(from + 1) : from + 1;
+    int n = 0;
+    while (mag >>= 1) ++n;
+    from = from_plus_1 + (int64_t{1} << (n - std::numeric_limits<T>::digits + 1));
+  }
+  return from;
+}
+
+template <class T>
+int64_t update_to(int64_t to) {
+  const int64_t to_minus_1 = saturating_int64(static_cast<T>(to - 1));
+  if (to_minus_1 >= to) {
+    int64_t mag = to - 1 < 0 ? -(to - 1) : to - 1;
+    int n = 0;
+    while (mag >>= 1) ++n;
+    to = to_minus_1 - (int64_t{1} << (n - std::numeric_limits<T>::digits + 1));
+  }
+  return to;
+}
+
+// The C++ type name PyTorch's bounds messages print (c10's TypeMeta names, with our namespace
+// for the 16-bit floats).
+constexpr const char* bounds_type_name(DType d) noexcept {
+  switch (d) {
+    case DType::Bool: return "bool";
+    case DType::UInt8: return "unsigned char";
+    case DType::Int8: return "signed char";
+    case DType::Int16: return "short int";
+    case DType::Int32: return "int";
+    case DType::Int64: return "long int";
+    case DType::Float16: return "tensorplay::Half";
+    case DType::BFloat16: return "tensorplay::BFloat16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+  }
+  return "unknown";
+}
+
+// random_(from, to) on a fresh dense tensor: PyTorch's random_from_to checks, then the randint
+// stream of the header comment.
+inline void random_from_to(const Tensor& t, int64_t from, int64_t to, const Generator& gen) {
+  TP_CHECK(from < to, "random_ expects 'from' to be less than 'to', but got from=", from,
+           " >= to=", to);
+  dispatch_dtype(t.dtype(), [&]<class T>() {
+    if constexpr (!std::is_integral_v<T>) {
+      from = update_from<T>(from);
+      to = update_to<T>(to);
+      TP_CHECK(from < to,
+               "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but "
+               "got from=",
+               from, " >= to=", to);
+    }
+    const int64_t to_inc = to - 1;
+    const char* name = bounds_type_name(t.dtype());
+    if constexpr (std::is_integral_v<T>) {
+      const auto lo = static_cast<int64_t>(std::numeric_limits<T>::lowest());
+      const auto hi = static_cast<int64_t>(std::numeric_limits<T>::max());
+      TP_CHECK(from >= lo && from <= hi, "from is out of bounds for ", name);
+      TP_CHECK(to_inc >= lo && to_inc <= hi, "to - 1 is out of bounds for ", name);
+    } else {
+      const auto lo = static_cast<double>(std::numeric_limits<T>::lowest());
+      const auto hi = static_cast<double>(std::numeric_limits<T>::max());
+      const auto f = static_cast<double>(from), ti = static_cast<double>(to_inc);
+      TP_CHECK(f >= lo && f <= hi, "from is out of bounds for ", name);
+      TP_CHECK(ti >= lo && ti <= hi, "to - 1 is out of bounds for ", name);
+    }
+    const int64_t n = t.numel();
+    if (n == 0) return;
+    check_cpu_factory(t, "randint");
+    const uint64_t range = static_cast<uint64_t>(to) - static_cast<uint64_t>(from);
+    const bool wide =
+        (std::is_same_v<T, int64_t> || std::is_same_v<T, double> || std::is_same_v<T, float> ||
+         std::is_same_v<T, BFloat16>)&&range >= (uint64_t{1} << 32);
+    T* p = t.data_ptr<T>();
+    CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
+    std::lock_guard<std::mutex> lock(g.mutex());
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t draw = wide ? g.random64() : g.random();
+      p[i] = static_cast<T>(static_cast<int64_t>(draw % range + static_cast<uint64_t>(from)));
+    }
+  });
+}
+
+inline void uniform_fill(const Tensor& t, const Generator& gen) {
+  dispatch_dtype(t.dtype(), [&]<class T>() {
+    if constexpr (std::is_integral_v<T>) {
+      dtype_not_implemented("check_uniform_bounds", t.dtype());
+    } else {
+      check_cpu_factory(t, "rand");
+      CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
+      std::lock_guard<std::mutex> lock(g.mutex());
+      uniform_fill<T>(t, g);
+    }
+  });
+}
+
+inline void normal_fill(const Tensor& t, const Generator& gen) {
+  dispatch_dtype(t.dtype(), [&]<class T>() {
+    if constexpr (std::is_integral_v<T>) {
+      dtype_not_implemented("normal_kernel_cpu", t.dtype());
+    } else {
+      check_cpu_factory(t, "randn");
+      CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
+      std::lock_guard<std::mutex> lock(g.mutex());
+      normal_fill<T>(t, g);
+    }
+  });
+}
+
+}  // namespace detail
+
+// Seeds the default CPU generator (torch::manual_seed; there is no CUDA generator to seed).
+inline void manual_seed(uint64_t seed) { detail::getDefaultCPUGenerator().set_current_seed(seed); }
+
+// ---- rand: uniform on [0, 1), floating dtypes only -----------------------------------------
+
+inline Tensor rand(IntArrayRef size, std::optional<Generator> generator,
+                   const TensorOptions& options = {}) {
+  Tensor t = empty(size, options);
+  detail::uniform_fill(t, detail::generator_or_default(generator));
+  return t;
+}
+inline Tensor rand(IntArrayRef size, const TensorOptions& options = {}) {
+  return rand(size, std::nullopt, options);
+}
+
+// ---- randn: standard normal, floating dtypes only ------------------------------------------
+
+inline Tensor randn(IntArrayRef size, std::optional<Generator> generator,
+                    const TensorOptions& options = {}) {
+  Tensor t = empty(size, options);
+  detail::normal_fill(t, detail::generator_or_default(generator));
+  return t;
+}
+inline Tensor randn(IntArrayRef size, const TensorOptions& options = {}) {
+  return randn(size, std::nullopt, options);
+}
+
+// ---- randint: uniform integers in [low, high), int64 unless the options say otherwise -------
+// (libtorch defaults its options argument to kLong, so an options value without a dtype would
+// give float32 there; here a missing dtype always means int64, as torch.randint's does.)
+
+inline Tensor randint(int64_t low, int64_t high, IntArrayRef size,
+                      std::optional<Generator> generator, const TensorOptions& options = kLong) {
+  Tensor t = empty(size, options.has_dtype() ? options : options.dtype(kLong));
+  detail::random_from_to(t, low, high, detail::generator_or_default(generator));
+  return t;
+}
+inline Tensor randint(int64_t low, int64_t high, IntArrayRef size,
+                      const TensorOptions& options = kLong) {
+  return randint(low, high, size, std::nullopt, options);
+}
+inline Tensor randint(int64_t high, IntArrayRef size, std::optional<Generator> generator,
+                      const TensorOptions& options = kLong) {
+  return randint(0, high, size, std::move(generator), options);
+}
+inline Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options = kLong) {
+  return randint(0, high, size, std::nullopt, options);
+}
+
+// ---- *_like: self's shape, dtype, device and (by default, Preserve) layout ------------------
+// The values are drawn in the result's memory order, so rand_like of a transposed tensor after
+// manual_seed(s) holds rand({...}) of the same seed laid out transposed.
+
+inline Tensor rand_like(const Tensor& self, const TensorOptions& options = {},
+                        std::optional<MemoryFormat> memory_format = std::nullopt) {
+  Tensor t = empty_like(self, options, memory_format);
+  detail::uniform_fill(t, detail::getDefaultCPUGenerator());
+  return t;
+}
+
+inline Tensor randn_like(const Tensor& self, const TensorOptions& options = {},
+                         std::optional<MemoryFormat> memory_format = std::nullopt) {
+  Tensor t = empty_like(self, options, memory_format);
+  detail::normal_fill(t, detail::getDefaultCPUGenerator());
+  return t;
+}
+
+inline Tensor randint_like(const Tensor& self, int64_t low, int64_t high,
+                           const TensorOptions& options = {},
+                           std::optional<MemoryFormat> memory_format = std::nullopt) {
+  Tensor t = empty_like(self, options, memory_format);
+  detail::random_from_to(t, low, high, detail::getDefaultCPUGenerator());
+  return t;
+}
+
+inline Tensor randint_like(const Tensor& self, int64_t high, const TensorOptions& options = {},
+                           std::optional<MemoryFormat> memory_format = std::nullopt) {
+  return randint_like(self, 0, high, options, memory_format);
+}
+
+}  // namespace tensorplay

@@ -1,0 +1,838 @@
+// The view family: select, slice, narrow, view, reshape, transpose, permute, expand, squeeze,
+// unsqueeze, flatten, unflatten, split, chunk, unbind, diagonal, unfold, movedim and the
+// in-place forms.
+//
+// Each op here is offset and stride arithmetic followed by one call to Tensor::as_strided (or
+// detail::set_strided for the in-place forms); none of them builds a TensorImpl, so the view
+// invariants written once in ops/as_strided.hpp hold for all of them. Semantics, checks and
+// messages are PyTorch 1.13's (ATen's TensorShape.cpp), including its quirks: slice clamps
+// out-of-range bounds instead of failing, and split keeps a single piece when split_size
+// exceeds the dimension.
+//
+// The geometry of the result is built in a SizesAndStrides on the stack: it keeps up to
+// TENSORPLAY_INLINE_RANK dims inline, so a view of rank <= 5 never allocates for its shape.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <tensorplay/core/sizes_and_strides.hpp>
+#include <tensorplay/core/tensor.hpp>
+#include <tensorplay/ops/as_strided.hpp>
+#include <tensorplay/ops/copy.hpp>  // reshape's copy path (clone)
+
+namespace tensorplay {
+namespace detail {
+
+// A set of dimension indices: one machine word for up to 64 dims (every realistic tensor), a
+// heap bitmap beyond. Used to reject repeated dims without a vector on the common path.
+class DimSet {
+ public:
+  explicit DimSet(int64_t ndim) {
+    if (ndim > 64) big_.assign(static_cast<std::size_t>(ndim), false);
+  }
+  // Adds d; false if it was already there.
+  bool insert(int64_t d) {
+    if (big_.empty()) {
+      const uint64_t bit = uint64_t{1} << d;
+      const bool fresh = (small_ & bit) == 0;
+      small_ |= bit;
+      return fresh;
+    }
+    const bool fresh = !big_[static_cast<std::size_t>(d)];
+    big_[static_cast<std::size_t>(d)] = true;
+    return fresh;
+  }
+  bool contains(int64_t d) const {
+    return big_.empty() ? (small_ >> d) & 1 : static_cast<bool>(big_[static_cast<std::size_t>(d)]);
+  }
+
+ private:
+  uint64_t small_ = 0;
+  std::vector<bool> big_;
+};
+
+// Prints c10's ScalarType spelling ("Float", "Long"), as view(dtype)'s messages do. A
+// printable wrapper rather than a std::string, so a passing check builds nothing.
+struct ScalarTypeName {
+  DType dtype;
+  friend std::ostream& operator<<(std::ostream& os, ScalarTypeName n) {
+    const std::string_view legacy = legacy_type_name(n.dtype);
+    return os << legacy.substr(0, legacy.size() - 6);  // drop "Tensor"
+  }
+};
+
+// Outcome of resolving a requested shape against a number of elements. A status rather than an
+// exception, because unflatten rewords some of these failures and passes others through.
+enum class InferSize { Ok, TwoInferred, NegativeDim, Mismatch, Ambiguous };
+
+// Writes `shape` into g's sizes with the one -1 (if any) replaced by what makes the element
+// count `numel` (PyTorch's infer_size). g's strides are left for the caller.
+inline InferSize infer_view_size(IntArrayRef shape, int64_t numel, SizesAndStrides& g,
+                                 int64_t* bad_dim = nullptr) {
+  g.resize(shape.size());
+  int64_t known = 1;  // product of the given sizes
+  int64_t inferred = -1;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    g.size_at_unchecked(d) = shape[d];
+    if (shape[d] == -1) {
+      if (inferred >= 0) return InferSize::TwoInferred;
+      inferred = static_cast<int64_t>(d);
+    } else if (shape[d] >= 0) {
+      known *= shape[d];
+    } else {
+      if (bad_dim) *bad_dim = shape[d];
+      return InferSize::NegativeDim;
+    }
+  }
+  if (numel == known) {
+    if (inferred < 0) return InferSize::Ok;
+  } else if (inferred < 0 || known == 0 || numel % known != 0) {
+    return InferSize::Mismatch;
+  }
+  // numpy's rule: with zero elements the -1 could be anything, so it is refused, with a
+  // message that explains why `empty.view(0, 0)` works and `empty.view(-1, 0)` does not.
+  if (known == 0) return InferSize::Ambiguous;
+  g.size_at_unchecked(static_cast<std::size_t>(inferred)) = numel / known;
+  return InferSize::Ok;
+}
+
+[[noreturn]] inline void throw_infer_view_size(InferSize r, IntArrayRef shape, int64_t numel,
+                                               int64_t bad_dim) {
+  switch (r) {
+    case InferSize::TwoInferred: TP_ERROR("only one dimension can be inferred");
+    case InferSize::NegativeDim: TP_ERROR("invalid shape dimension ", bad_dim);
+    case InferSize::Ambiguous:
+      TP_ERROR("cannot reshape tensor of 0 elements into shape ", shape,
+               " because the unspecified dimension size -1 can be any value and is ambiguous");
+    case InferSize::Mismatch:
+    case InferSize::Ok: break;
+  }
+  TP_ERROR("shape '", shape, "' is invalid for input of size ", numel);
+}
+
+inline void infer_view_size_or_throw(IntArrayRef shape, int64_t numel, SizesAndStrides& g) {
+  int64_t bad_dim = 0;
+  const InferSize r = infer_view_size(shape, numel, g, &bad_dim);
+  if (r != InferSize::Ok) throw_infer_view_size(r, shape, numel, bad_dim);
+}
+
+// Strides that let the old layout be read with g's sizes, written into g; false when no
+// strides can (PyTorch's computeStride).
+//
+// The old dims split into "chunks": maximal runs in which each dim steps exactly over the whole
+// of the dims to its right, so a chunk is one evenly strided block of memory however many dims
+// describe it. A new shape is viewable exactly when each chunk's elements are covered by a run
+// of consecutive new dims (new size-1 dims may go anywhere): inside a chunk any regrouping is
+// just counting, but a new dim that straddles two chunks would need two different step sizes.
+// We walk both shapes from the innermost dim outwards, closing a chunk whenever the next old
+// dim out does not continue it, and give the new dims of that chunk strides counted in units
+// of the chunk's innermost stride.
+inline bool compute_view_strides(IntArrayRef old_sizes, IntArrayRef old_strides,
+                                 SizesAndStrides& g) {
+  const auto new_rank = static_cast<int64_t>(g.size());
+  int64_t* new_strides = g.strides_data();
+  const int64_t* new_sizes = g.sizes_data();
+
+  if (old_sizes.empty()) {  // 0-d: one element, every new dim has size 1
+    for (int64_t d = 0; d < new_rank; ++d) new_strides[d] = 1;
+    return true;
+  }
+  int64_t numel = 1;
+  for (int64_t s : old_sizes) numel *= s;
+  if (numel == 0) {
+    // No element is ever addressed. numpy keeps the strides when the shape does not change and
+    // otherwise uses those a fresh contiguous tensor of the new shape would have.
+    if (old_sizes == g.sizes_arrayref()) {
+      for (int64_t d = 0; d < new_rank; ++d) new_strides[d] = old_strides[d];
+    } else {
+      int64_t running = 1;
+      for (int64_t d = new_rank - 1; d >= 0; --d) {
+        new_strides[d] = running;
+        running *= new_sizes[d] > 1 ? new_sizes[d] : 1;
+      }
+    }
+    return true;
+  }
+
+  int64_t nd = new_rank - 1;          // next new dim to place, walking outwards
+  int64_t base = old_strides.back();  // the current chunk's innermost stride
+  int64_t chunk_numel = 1, placed_numel = 1;
+  for (auto od = static_cast<int64_t>(old_sizes.size()) - 1; od >= 0; --od) {
+    chunk_numel *= old_sizes[od];
+    const bool chunk_continues =
+        od > 0 && (old_sizes[od - 1] == 1 || old_strides[od - 1] == chunk_numel * base);
+    if (chunk_continues) continue;
+    while (nd >= 0 && (placed_numel < chunk_numel || new_sizes[nd] == 1)) {
+      new_strides[nd] = placed_numel * base;
+      placed_numel *= new_sizes[nd];
+      --nd;
+    }
+    if (placed_numel != chunk_numel) return false;
+    if (od > 0) {
+      base = old_strides[od - 1];
+      chunk_numel = placed_numel = 1;
+    }
+  }
+  return nd == -1;
+}
+
+inline void check_has_dims(const TensorImpl& self, const char* op) {
+  TP_CHECK_INDEX(self.dim() > 0, op, "() cannot be applied to a 0-dim tensor.");
+}
+
+// slice's clamping (Python's for slices, PyTorch's for out-of-range ends): wraps negative
+// bounds once, then clamps both into [0, size] with end >= start.
+inline std::pair<int64_t, int64_t> clamp_slice(int64_t size, std::optional<int64_t> start,
+                                               std::optional<int64_t> end) {
+  int64_t lo = start.value_or(0);
+  int64_t hi = end.value_or(std::numeric_limits<int64_t>::max());
+  if (lo == std::numeric_limits<int64_t>::max()) lo = 0;  // PyTorch's "default" marker
+  if (lo < 0) lo += size;
+  if (hi < 0) hi += size;
+  if (lo < 0) lo = 0;
+  if (lo > size) lo = size;
+  if (hi < lo) hi = lo;
+  if (hi > size) hi = size;
+  return {lo, hi};
+}
+
+// Geometry with one dim removed (select, squeeze(dim)).
+inline void drop_dim(const SizesAndStrides& in, int64_t dim, SizesAndStrides& out) {
+  const auto n = static_cast<int64_t>(in.size());
+  out.resize(static_cast<std::size_t>(n - 1));
+  for (int64_t d = 0, o = 0; d < n; ++d) {
+    if (d == dim) continue;
+    out.size_at_unchecked(o) = in.size_at_unchecked(d);
+    out.stride_at_unchecked(o) = in.stride_at_unchecked(d);
+    ++o;
+  }
+}
+
+// Geometry with a size-1 dim inserted at `dim`; its stride is what the dim it displaces would
+// step over (1 at the end), so contiguity is preserved.
+inline void insert_unit_dim(const SizesAndStrides& in, int64_t dim, SizesAndStrides& out) {
+  const auto n = static_cast<int64_t>(in.size());
+  out.resize(static_cast<std::size_t>(n + 1));
+  for (int64_t d = 0, o = 0; o <= n; ++o) {
+    if (o == dim) {
+      out.size_at_unchecked(o) = 1;
+      out.stride_at_unchecked(o) =
+          dim >= n ? 1 : in.size_at_unchecked(dim) * in.stride_at_unchecked(dim);
+    } else {
+      out.size_at_unchecked(o) = in.size_at_unchecked(d);
+      out.stride_at_unchecked(o) = in.stride_at_unchecked(d);
+      ++d;
+    }
+  }
+}
+
+// Geometry without the size-1 dims d for which drop(d) is true.
+template <class Drop>
+void drop_unit_dims(const SizesAndStrides& in, Drop drop, SizesAndStrides& out) {
+  const auto n = static_cast<int64_t>(in.size());
+  std::size_t kept = 0;
+  for (int64_t d = 0; d < n; ++d) kept += !(in.size_at_unchecked(d) == 1 && drop(d));
+  out.resize(kept);
+  for (int64_t d = 0, o = 0; d < n; ++d) {
+    if (in.size_at_unchecked(d) == 1 && drop(d)) continue;
+    out.size_at_unchecked(o) = in.size_at_unchecked(d);
+    out.stride_at_unchecked(o) = in.stride_at_unchecked(d);
+    ++o;
+  }
+}
+
+inline void check_t(const TensorImpl& self, const char* op) {
+  TP_CHECK(self.dim() <= 2, op, " expects a tensor with <= 2 dimensions, but self is ", self.dim(),
+           "D");
+}
+
+}  // namespace detail
+
+// ---- select / [] / slice / narrow -----------------------------------------------------------
+
+// Drops `dim`, advancing the offset to element `index` along it.
+inline Tensor Tensor::select(int64_t dim, int64_t index) const {
+  const TensorImpl* self = impl("select");
+  detail::check_has_dims(*self, "select");
+  dim = maybe_wrap_dim(dim, self->dim());
+  const int64_t size = self->sizes()[dim];
+  TP_CHECK_INDEX(index >= -size && index < size, "select(): index ", index,
+                 " out of range for tensor of size ", self->sizes(), " at dimension ", dim);
+  if (index < 0) index += size;
+  SizesAndStrides g;
+  detail::drop_dim(self->sizes_and_strides(), dim, g);
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref(),
+                    self->storage_offset() + index * self->strides()[dim]);
+}
+
+// libtorch's operator[] with an integer is select(0, index), with select's message.
+inline Tensor Tensor::operator[](int64_t index) const { return select(0, index); }
+
+// Elements start, start+step, ... before end along `dim`; the offset advances to `start` and the
+// stride scales by `step`. Out-of-range bounds are clamped, never an error.
+inline Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+                            int64_t step) const {
+  const TensorImpl* self = impl("slice");
+  detail::check_has_dims(*self, "slice");
+  dim = maybe_wrap_dim(dim, self->dim());
+  TP_CHECK(step > 0, "slice step must be positive");
+  const auto [lo, hi] = detail::clamp_slice(self->sizes()[dim], start, end);
+  SizesAndStrides g = self->sizes_and_strides();
+  const int64_t stride = g.stride_at_unchecked(dim);
+  // ceil((hi - lo) / step), written so that a huge step cannot overflow.
+  const int64_t size = hi == lo ? 0 : (hi - lo - 1) / step + 1;
+  g.size_at_unchecked(dim) = size;
+  // stride * step can overflow only for a step beyond the dim, which leaves one element whose
+  // stride is never used; keep the old one then.
+  int64_t scaled = 0;
+  g.stride_at_unchecked(dim) = __builtin_mul_overflow(stride, step, &scaled) ? stride : scaled;
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset() + lo * stride);
+}
+
+// slice with bounds that must be in range (start may be negative, and may equal the size).
+inline Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
+  const TensorImpl* self = impl("narrow");
+  TP_CHECK(self->dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
+  const int64_t size = self->size(dim);
+  // start == size is a valid, empty narrow but not a valid index, so it is not wrapped.
+  if (start != size) start = maybe_wrap_dim(start, size);
+  TP_CHECK(length >= 0 && start <= size - length, "start (", start, ") + length (", length,
+           ") exceeds dimension size (", size, ").");
+  return slice(dim, start, start + length, 1);
+}
+
+// ---- view / reshape ---------------------------------------------------------------------------
+
+inline Tensor Tensor::view(IntArrayRef size) const {
+  const TensorImpl* self = impl("view");
+  SizesAndStrides g;
+  detail::infer_view_size_or_throw(size, self->numel(), g);
+  TP_CHECK(detail::compute_view_strides(self->sizes(), self->strides(), g),
+           "view size is not compatible with input tensor's size and stride (at least one "
+           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+// Reinterprets the bytes as another dtype. Same item size: same geometry. Smaller item size:
+// the last dim (which must be contiguous) grows by the ratio, and other strides and the offset
+// scale up. Larger: the last dim, the offset and every other stride must divide by the ratio.
+inline Tensor Tensor::view(DType dtype) const {
+  const TensorImpl* self = impl("view");
+  const auto old_size = static_cast<int64_t>(self->itemsize());
+  const auto new_size = static_cast<int64_t>(tensorplay::itemsize(dtype));
+  const int64_t ndim = self->dim();
+  const detail::ScalarTypeName from{self->dtype()}, to{dtype};
+  if (old_size == new_size) {
+    return detail::make_alias(*self, self->sizes(), self->strides(), self->storage_offset(), dtype,
+                              /*is_view=*/false);
+  }
+  TP_CHECK(ndim != 0, "self.dim() cannot be 0 to view ", from, " as ", to,
+           " (different element sizes)");
+  SizesAndStrides g = self->sizes_and_strides();
+  const int64_t last = ndim - 1;
+  int64_t offset = self->storage_offset();
+  if (old_size > new_size) {
+    const int64_t ratio = old_size / new_size;
+    TP_CHECK(g.stride_at_unchecked(last) == 1, "self.stride(-1) must be 1 to view ", from, " as ",
+             to, " (different element sizes), but got ", g.stride_at_unchecked(last));
+    for (int64_t d = 0; d < last; ++d) g.stride_at_unchecked(d) *= ratio;
+    g.size_at_unchecked(last) *= ratio;
+    offset *= ratio;
+  } else {
+    const int64_t ratio = new_size / old_size;
+    TP_CHECK(g.size_at_unchecked(last) % ratio == 0, "self.size(-1) must be divisible by ", ratio,
+             " to view ", from, " as ", to, " (different element sizes), but got ",
+             g.size_at_unchecked(last));
+    TP_CHECK(offset % ratio == 0, "self.storage_offset() must be divisible by ", ratio, " to view ",
+             from, " as ", to, " (different element sizes), but got ", offset);
+    TP_CHECK(g.stride_at_unchecked(last) == 1, "self.stride(-1) must be 1 to view ", from, " as ",
+             to, " (different element sizes), but got ", g.stride_at_unchecked(last));
+    for (int64_t d = 0; d < last; ++d) {
+      TP_CHECK(g.stride_at_unchecked(d) % ratio == 0, "self.stride(", d, ") must be divisible by ",
+               ratio, " to view ", from, " as ", to, " (different element sizes), but got ",
+               g.stride_at_unchecked(d));
+      g.stride_at_unchecked(d) /= ratio;
+    }
+    g.size_at_unchecked(last) /= ratio;
+    offset /= ratio;
+  }
+  return detail::make_alias(*self, g.sizes_arrayref(), g.strides_arrayref(), offset, dtype,
+                            /*is_view=*/false);
+}
+
+inline Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); }
+
+// A view when the layout allows one, else a contiguous copy given the new shape. The copy is a
+// new value, not a view: is_view() is false and its version starts at 0 (PyTorch's
+// _unsafe_view of a clone).
+inline Tensor Tensor::reshape(IntArrayRef shape) const {
+  const TensorImpl* self = impl("reshape");
+  SizesAndStrides g;
+  detail::infer_view_size_or_throw(shape, self->numel(), g);
+  if (detail::compute_view_strides(self->sizes(), self->strides(), g)) {
+    return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  }
+  Tensor copy = clone(MemoryFormat::Contiguous);
+  int64_t running = 1;
+  for (auto d = static_cast<int64_t>(g.size()) - 1; d >= 0; --d) {
+    g.stride_at_unchecked(d) = running;
+    running *= g.size_at_unchecked(d) > 1 ? g.size_at_unchecked(d) : 1;
+  }
+  detail::set_strided(*copy.unsafeGetTensorImpl(), g.sizes_arrayref(), g.strides_arrayref(),
+                      copy.storage_offset(), "reshape");
+  return copy;
+}
+
+inline Tensor Tensor::reshape_as(const Tensor& other) const { return reshape(other.sizes()); }
+
+// ---- transpose / permute / movedim -------------------------------------------------------------
+
+inline Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  const TensorImpl* self = impl("transpose");
+  dim0 = maybe_wrap_dim(dim0, self->dim());
+  dim1 = maybe_wrap_dim(dim1, self->dim());
+  if (dim0 == dim1) return alias();
+  SizesAndStrides g = self->sizes_and_strides();
+  std::swap(g.size_at_unchecked(dim0), g.size_at_unchecked(dim1));
+  std::swap(g.stride_at_unchecked(dim0), g.stride_at_unchecked(dim1));
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+inline const Tensor& Tensor::transpose_(int64_t dim0, int64_t dim1) const {
+  TensorImpl* self = impl("transpose_");
+  dim0 = maybe_wrap_dim(dim0, self->dim());
+  dim1 = maybe_wrap_dim(dim1, self->dim());
+  if (dim0 != dim1) {
+    SizesAndStrides g = self->sizes_and_strides();
+    std::swap(g.size_at_unchecked(dim0), g.size_at_unchecked(dim1));
+    std::swap(g.stride_at_unchecked(dim0), g.stride_at_unchecked(dim1));
+    detail::set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                        "transpose_");
+  }
+  self->bump_version();  // an in-place op even when it changes nothing, as in PyTorch
+  return *this;
+}
+
+inline Tensor Tensor::swapdims(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+inline Tensor Tensor::swapaxes(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+
+inline Tensor Tensor::t() const {
+  const TensorImpl* self = impl("t");
+  detail::check_t(*self, "t()");
+  return transpose(0, self->dim() < 2 ? 0 : 1);
+}
+
+inline const Tensor& Tensor::t_() const {
+  const TensorImpl* self = impl("t_");
+  detail::check_t(*self, "t_()");
+  return transpose_(0, self->dim() < 2 ? 0 : 1);
+}
+
+// The last two dims swapped (a batch of matrix transposes).
+inline Tensor Tensor::mT() const {
+  const TensorImpl* self = impl("mT");
+  TP_CHECK(self->dim() >= 2, "tensor.mT is only supported on matrices or batches of matrices. Got ",
+           self->dim(), "-D tensor.");
+  return transpose(-2, -1);
+}
+
+// Result dim i is input dim dims[i].
+inline Tensor Tensor::permute(IntArrayRef dims) const {
+  const TensorImpl* self = impl("permute");
+  const int64_t ndim = self->dim();
+  // PyTorch 1.13 shares this check with its sparse kernel, "sparse_coo" prefix included.
+  TP_CHECK(static_cast<std::size_t>(ndim) == dims.size(),
+           "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+           "length of the desired ordering of dimensions i.e. input.dim() = ",
+           ndim, " is not equal to len(dims) = ", dims.size());
+  detail::DimSet seen(ndim);
+  SizesAndStrides g;
+  g.resize(static_cast<std::size_t>(ndim));
+  for (int64_t i = 0; i < ndim; ++i) {
+    const int64_t d = maybe_wrap_dim(dims[i], ndim);
+    TP_CHECK(seen.insert(d), "permute(): duplicate dims are not allowed.");
+    g.size_at_unchecked(i) = self->sizes()[d];
+    g.stride_at_unchecked(i) = self->strides()[d];
+  }
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+// Dims source[i] move to destination[i]; the others keep their relative order in the slots
+// left over.
+inline Tensor Tensor::movedim(IntArrayRef source, IntArrayRef destination) const {
+  const TensorImpl* self = impl("movedim");
+  TP_CHECK(source.size() == destination.size(),
+           "movedim: Invalid source or destination dims: source (", source,
+           " dims) should contain the same number of dims as destination (", destination, " dims)");
+  const int64_t ndim = self->dim();
+  SizesAndStrides pairs;  // wrapped sources in the sizes, wrapped destinations in the strides
+  pairs.resize(source.size());
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    pairs.size_at_unchecked(i) = maybe_wrap_dim(source[i], ndim);
+  }
+  for (std::size_t i = 0; i < destination.size(); ++i) {
+    pairs.stride_at_unchecked(i) = maybe_wrap_dim(destination[i], ndim);
+  }
+  detail::DimSet moved(ndim), taken(ndim);
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    TP_CHECK(moved.insert(pairs.size_at_unchecked(i)), "movedim: repeated dim in `source` (",
+             source, ")");
+  }
+  for (std::size_t i = 0; i < destination.size(); ++i) {
+    TP_CHECK(taken.insert(pairs.stride_at_unchecked(i)), "movedim: repeated dim in `destination` (",
+             destination, ")");
+  }
+  if (ndim == 0) return alias();
+  SizesAndStrides order;  // the permutation, in the sizes
+  order.resize(static_cast<std::size_t>(ndim));
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    order.size_at_unchecked(pairs.stride_at_unchecked(i)) = pairs.size_at_unchecked(i);
+  }
+  for (int64_t slot = 0, next = 0; slot < ndim; ++slot) {
+    if (taken.contains(slot)) continue;
+    while (moved.contains(next)) ++next;
+    order.size_at_unchecked(slot) = next++;
+  }
+  return permute(order.sizes_arrayref());
+}
+
+inline Tensor Tensor::movedim(int64_t source, int64_t destination) const {
+  return movedim(IntArrayRef(source), IntArrayRef(destination));
+}
+inline Tensor Tensor::moveaxis(IntArrayRef source, IntArrayRef destination) const {
+  return movedim(source, destination);
+}
+inline Tensor Tensor::moveaxis(int64_t source, int64_t destination) const {
+  return movedim(source, destination);
+}
+
+// ---- expand -----------------------------------------------------------------------------------
+
+// Size-1 dims (and new leading dims) repeat with stride 0; -1 keeps an existing size.
+inline Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
+  const TensorImpl* self = impl("expand");
+  const auto ndim = static_cast<int64_t>(size.size());
+  const int64_t tdim = self->dim();
+  TP_CHECK(ndim >= tdim, "expand(tensorplay.", legacy_type_name(self->dtype()), "{", self->sizes(),
+           "}, size=", size, "): the number of sizes provided (", ndim,
+           ") must be greater or equal to the number of dimensions in the tensor (", tdim, ")");
+  SizesAndStrides g;
+  g.resize(static_cast<std::size_t>(ndim));
+  if (tdim == 0) {  // a scalar broadcasts to anything: every stride 0
+    for (int64_t i = 0; i < ndim; ++i) {
+      g.size_at_unchecked(i) = size[i];
+      g.stride_at_unchecked(i) = 0;
+    }
+    return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  }
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    const int64_t d = i - (ndim - tdim);  // the matching input dim, < 0 for a new leading dim
+    int64_t sz = d >= 0 ? self->sizes()[d] : 1;
+    int64_t st =
+        d >= 0 ? self->strides()[d] : g.size_at_unchecked(i + 1) * g.stride_at_unchecked(i + 1);
+    int64_t target = size[i];
+    if (target == -1) {
+      TP_CHECK(d >= 0, "The expanded size of the tensor (", target,
+               ") isn't allowed in a leading, non-existing dimension ", i);
+      target = sz;
+    }
+    if (sz != target) {
+      TP_CHECK(sz == 1, "The expanded size of the tensor (", target,
+               ") must match the existing size (", sz, ") at non-singleton dimension ", i,
+               ".  Target sizes: ", size, ".  Tensor sizes: ", self->sizes());
+      sz = target;
+      st = 0;
+    }
+    g.size_at_unchecked(i) = sz;
+    g.stride_at_unchecked(i) = st;
+  }
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+inline Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes()); }
+
+// ---- squeeze / unsqueeze ----------------------------------------------------------------------
+
+inline Tensor Tensor::squeeze() const {
+  const TensorImpl* self = impl("squeeze");
+  SizesAndStrides g;
+  detail::drop_unit_dims(
+      self->sizes_and_strides(), [](int64_t) { return true; }, g);
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+// Drops `dim` if it has size 1; otherwise still a view, of the same geometry.
+inline Tensor Tensor::squeeze(int64_t dim) const {
+  const TensorImpl* self = impl("squeeze");
+  dim = maybe_wrap_dim(dim, self->dim());
+  if (self->dim() == 0 || self->sizes()[dim] != 1) return alias();
+  SizesAndStrides g;
+  detail::drop_dim(self->sizes_and_strides(), dim, g);
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+// The dims of `dims` that have size 1 (PyTorch 2.0's squeeze.dims; 1.13 has no list form).
+inline Tensor Tensor::squeeze(IntArrayRef dims) const {
+  const TensorImpl* self = impl("squeeze");
+  const int64_t ndim = self->dim();
+  detail::DimSet listed(ndim);
+  for (int64_t d : dims) {
+    const int64_t w = maybe_wrap_dim(d, ndim);
+    TP_CHECK(listed.insert(w), "dim ", w, " appears multiple times in the list of dims");
+  }
+  SizesAndStrides g;
+  detail::drop_unit_dims(
+      self->sizes_and_strides(), [&](int64_t d) { return listed.contains(d); }, g);
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+inline const Tensor& Tensor::squeeze_() const {
+  TensorImpl* self = impl("squeeze_");
+  SizesAndStrides g;
+  detail::drop_unit_dims(
+      self->sizes_and_strides(), [](int64_t) { return true; }, g);
+  detail::set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                      "squeeze_");
+  self->bump_version();
+  return *this;
+}
+
+inline const Tensor& Tensor::squeeze_(int64_t dim) const {
+  TensorImpl* self = impl("squeeze_");
+  dim = maybe_wrap_dim(dim, self->dim());
+  if (self->dim() > 0 && self->sizes()[dim] == 1) {
+    SizesAndStrides g;
+    detail::drop_dim(self->sizes_and_strides(), dim, g);
+    detail::set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                        "squeeze_");
+  }
+  self->bump_version();
+  return *this;
+}
+
+inline Tensor Tensor::unsqueeze(int64_t dim) const {
+  const TensorImpl* self = impl("unsqueeze");
+  dim = maybe_wrap_dim(dim, self->dim() + 1);
+  SizesAndStrides g;
+  detail::insert_unit_dim(self->sizes_and_strides(), dim, g);
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+inline const Tensor& Tensor::unsqueeze_(int64_t dim) const {
+  TensorImpl* self = impl("unsqueeze_");
+  dim = maybe_wrap_dim(dim, self->dim() + 1);
+  SizesAndStrides g;
+  detail::insert_unit_dim(self->sizes_and_strides(), dim, g);
+  detail::set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                      "unsqueeze_");
+  self->bump_version();
+  return *this;
+}
+
+// ---- flatten / unflatten ----------------------------------------------------------------------
+
+// Dims start_dim..end_dim merged into one, through reshape (a copy if they cannot be merged in
+// place). start_dim == end_dim returns this very tensor, as PyTorch does.
+inline Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  const TensorImpl* self = impl("flatten");
+  const int64_t ndim = self->dim();
+  start_dim = maybe_wrap_dim(start_dim, ndim);
+  end_dim = maybe_wrap_dim(end_dim, ndim);
+  TP_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (ndim == 0) return reshape(int64_t{1});
+  if (start_dim == end_dim) return *this;
+  // The merged size is computed, not inferred with -1: in [0, 1, 3, 0] flattening dims 1..2
+  // must give 3, while a -1 next to a 0 could be anything.
+  SizesAndStrides g;
+  g.resize(static_cast<std::size_t>(ndim - (end_dim - start_dim)));
+  int64_t merged = 1;
+  for (int64_t d = 0, o = 0; d < ndim; ++d) {
+    if (d < start_dim || d > end_dim) {
+      g.size_at_unchecked(o++) = self->sizes()[d];
+    } else {
+      merged *= self->sizes()[d];
+      if (d == end_dim) g.size_at_unchecked(o++) = merged;
+    }
+  }
+  return reshape(g.sizes_arrayref());
+}
+
+// `dim` split into `sizes` (one of which may be -1), as a view.
+inline Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
+  const TensorImpl* self = impl("unflatten");
+  const int64_t ndim = self->dim();
+  dim = maybe_wrap_dim(dim, ndim);
+  TP_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
+  const int64_t size = self->size(dim);
+  SizesAndStrides inner;
+  int64_t bad_dim = 0;
+  switch (detail::infer_view_size(sizes, size, inner, &bad_dim)) {
+    case detail::InferSize::Ok: break;
+    case detail::InferSize::Mismatch:
+      TP_ERROR("unflatten: Provided sizes ", sizes, " don't multiply up to the size of dim ", dim,
+               " (", size, ") in the input tensor");
+    case detail::InferSize::TwoInferred:
+      // PyTorch wraps the one failure of infer_size that is a plain std::runtime_error.
+      TP_ERROR("unflatten got an unexpected error:\nonly one dimension can be inferred");
+    case detail::InferSize::NegativeDim:
+      detail::throw_infer_view_size(detail::InferSize::NegativeDim, sizes, size, bad_dim);
+    case detail::InferSize::Ambiguous:
+      detail::throw_infer_view_size(detail::InferSize::Ambiguous, sizes, size, bad_dim);
+  }
+  SizesAndStrides g;
+  g.resize(static_cast<std::size_t>(ndim - 1) + inner.size());
+  for (int64_t d = 0, o = 0; d < ndim; ++d) {
+    if (d != dim) {
+      g.size_at_unchecked(o++) = self->sizes()[d];
+      continue;
+    }
+    for (std::size_t k = 0; k < inner.size(); ++k)
+      g.size_at_unchecked(o++) = inner.size_at_unchecked(k);
+  }
+  return view(g.sizes_arrayref());
+}
+
+// ---- split / chunk / unbind -------------------------------------------------------------------
+
+// Pieces of split_size along dim, the last one smaller if the size does not divide. A
+// split_size beyond the size gives the whole tensor as one piece; 0 is allowed only for an
+// empty dim (one empty piece).
+inline std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
+  const TensorImpl* self = impl("split");
+  TP_CHECK(self->dim() != 0, "split expects at least a 1-dimensional tensor");
+  TP_CHECK(split_size >= 0,
+           "split expects split_size be non-negative, but got split_size=", split_size);
+  const int64_t size = self->size(dim);
+  TP_CHECK(split_size > 0 || size == 0,
+           "split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
+  int64_t pieces = 1;
+  if (split_size != 0) pieces = size == 0 ? 1 : (size - 1) / split_size + 1;
+  std::vector<Tensor> out;
+  out.reserve(static_cast<std::size_t>(pieces));
+  for (int64_t i = 0; i < pieces; ++i) {
+    const int64_t start = i * split_size;
+    const int64_t length = i + 1 < pieces ? split_size : size - start;
+    out.push_back(narrow(dim, start, length));
+  }
+  return out;
+}
+
+inline std::vector<Tensor> Tensor::split(IntArrayRef split_sizes, int64_t dim) const {
+  return split_with_sizes(split_sizes, dim);
+}
+
+// Consecutive pieces of the given sizes, which must sum to the size of dim.
+inline std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef split_sizes, int64_t dim) const {
+  const TensorImpl* self = impl("split_with_sizes");
+  TP_CHECK(self->dim() != 0, "split expects at least a 1-dimensional tensor");
+  const int64_t size = self->size(dim);
+  std::vector<Tensor> out;
+  out.reserve(split_sizes.size());
+  int64_t start = 0;
+  for (int64_t length : split_sizes) {
+    TP_CHECK(length >= 0,
+             "split_with_sizes expects split_sizes have only non-negative entries, but got "
+             "split_sizes=",
+             split_sizes);
+    // slice, not narrow: a sum that overshoots is reported by the check below, as in PyTorch.
+    out.push_back(slice(dim, start, start + length, 1));
+    start += length;
+  }
+  TP_CHECK(start == size, "split_with_sizes expects split_sizes to sum exactly to ", size,
+           " (input tensor's size at dimension ", dim, "), but got split_sizes=", split_sizes);
+  return out;
+}
+
+// At most `chunks` pieces of ceil(size / chunks); fewer when the size runs out first. An empty
+// dim gives exactly `chunks` empty pieces.
+inline std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
+  const TensorImpl* self = impl("chunk");
+  TP_CHECK(self->dim() > 0, "chunk expects at least a 1-dimensional tensor");
+  TP_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
+  const int64_t size = self->size(dim);
+  const int64_t split_size = size == 0 ? 0 : (size - 1) / chunks + 1;
+  if (size == 0) {
+    std::vector<Tensor> out;
+    out.reserve(static_cast<std::size_t>(chunks));
+    for (int64_t i = 0; i < chunks; ++i) out.push_back(slice(dim, 0, 0, 1));
+    return out;
+  }
+  return split(split_size, dim);
+}
+
+// Every index along dim, selected.
+inline std::vector<Tensor> Tensor::unbind(int64_t dim) const {
+  const TensorImpl* self = impl("unbind");
+  dim = maybe_wrap_dim(dim, self->dim());
+  const int64_t size = self->size(dim);
+  std::vector<Tensor> out;
+  out.reserve(static_cast<std::size_t>(size));
+  for (int64_t i = 0; i < size; ++i) out.push_back(select(dim, i));
+  return out;
+}
+
+// ---- diagonal / unfold ------------------------------------------------------------------------
+
+// The diagonal of the (dim1, dim2) planes, as a new last dim stepping both at once. A positive
+// offset starts that many columns (dim2) in, a negative one that many rows (dim1) down.
+inline Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
+  const TensorImpl* self = impl("diagonal");
+  const int64_t ndim = self->dim();
+  const int64_t d1 = maybe_wrap_dim(dim1, ndim);
+  const int64_t d2 = maybe_wrap_dim(dim2, ndim);
+  TP_CHECK(d1 != d2, "diagonal dimensions cannot be identical ", dim1, ", ", dim2);
+  const int64_t rows = self->sizes()[d1], cols = self->sizes()[d2];
+  int64_t length = offset >= 0 ? std::min(rows, cols - offset) : std::min(rows + offset, cols);
+  if (length < 0) length = 0;
+  int64_t start = self->storage_offset();
+  // An offset past the edge leaves an empty diagonal; its storage offset stays put rather than
+  // pointing anywhere absurd.
+  if (length > 0) {
+    start += offset >= 0 ? offset * self->strides()[d2] : -offset * self->strides()[d1];
+  }
+  SizesAndStrides g;
+  g.resize(static_cast<std::size_t>(ndim - 1));
+  for (int64_t d = 0, o = 0; d < ndim; ++d) {
+    if (d == d1 || d == d2) continue;
+    g.size_at_unchecked(o) = self->sizes()[d];
+    g.stride_at_unchecked(o) = self->strides()[d];
+    ++o;
+  }
+  g.size_at_unchecked(ndim - 2) = length;
+  g.stride_at_unchecked(ndim - 2) = self->strides()[d1] + self->strides()[d2];
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref(), start);
+}
+
+// All windows of `size` elements, `step` apart, along `dimension`: that dim becomes the window
+// count and a new last dim walks each window. A 0-d tensor counts as one element.
+inline Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
+  const TensorImpl* self = impl("unfold");
+  const int64_t ndim = self->dim();
+  const int64_t d = maybe_wrap_dim(dimension, ndim);
+  const int64_t max_size = ndim == 0 ? 1 : self->sizes()[d];
+  TP_CHECK(size <= max_size, "maximum size for tensor at dimension ", d, " is ", max_size,
+           " but size is ", size);
+  TP_CHECK(step > 0, "step is ", step, " but must be > 0");
+  SizesAndStrides g;
+  g.resize(static_cast<std::size_t>(ndim + 1));
+  for (int64_t i = 0; i < ndim; ++i) {
+    g.size_at_unchecked(i) = self->sizes()[i];
+    g.stride_at_unchecked(i) = self->strides()[i];
+  }
+  g.size_at_unchecked(ndim) = size;
+  g.stride_at_unchecked(ndim) = ndim == 0 ? 1 : self->strides()[d];
+  if (ndim > 0) {
+    g.size_at_unchecked(d) = (self->sizes()[d] - size) / step + 1;
+    g.stride_at_unchecked(d) *= step;
+  }
+  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+}
+
+}  // namespace tensorplay
