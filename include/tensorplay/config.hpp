@@ -62,3 +62,11 @@
 #ifndef TENSORPLAY_OBJECT_POOL_SIZE
 #define TENSORPLAY_OBJECT_POOL_SIZE 256
 #endif
+
+// ---- Intra-op parallelism ----------------------------------------------------------------
+// Elements below which an op stays on one thread (PyTorch's at::internal::GRAIN_SIZE): a loop
+// over fewer costs less than waking a worker. Ops pass it as parallel_for's grain_size, and no
+// chunk but the last is then smaller.
+#ifndef TENSORPLAY_GRAIN_SIZE
+#define TENSORPLAY_GRAIN_SIZE 32768
+#endif

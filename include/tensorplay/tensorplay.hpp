@@ -34,6 +34,7 @@
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/indexing.hpp>
+#include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/print.hpp>
 #include <tensorplay/ops/random.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
