@@ -106,6 +106,14 @@ constexpr std::string_view legacy_type_name(DType t) noexcept {
                                    : std::string_view("UnknownTensor");
 }
 
+// c10's ScalarType spelling ("Float", "Long", "Half"), which libtorch's messages use
+// ("expected scalar type Float but found Double", "\"add\" not implemented for 'Bool'").
+// A string_view into the legacy name, so a passing check builds nothing.
+constexpr std::string_view scalar_type_name(DType t) noexcept {
+  const std::string_view legacy = legacy_type_name(t);
+  return legacy.substr(0, legacy.size() - 6);  // drop "Tensor"
+}
+
 // Prints as Python prints a dtype: "tensorplay.float32".
 inline std::ostream& operator<<(std::ostream& os, DType t) {
   return os << "tensorplay." << dtype_name(t);

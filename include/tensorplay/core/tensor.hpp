@@ -200,12 +200,6 @@ class Tensor {
              scalar_type_name(actual));
   }
 
-  // c10's ScalarType spelling ("Float", "Long"), used in libtorch's messages.
-  static std::string scalar_type_name(DType d) {
-    std::string s(legacy_type_name(d));
-    return s.substr(0, s.size() - 6);  // drop "Tensor"
-  }
-
   intrusive_ptr<TensorImpl> impl_;
 };
 

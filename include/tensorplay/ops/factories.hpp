@@ -38,12 +38,6 @@
 namespace tensorplay {
 namespace detail {
 
-// c10's ScalarType spelling ("Float", "Long"), which PyTorch's "not implemented for" messages use.
-inline std::string scalar_type_name(DType d) {
-  const std::string_view legacy = legacy_type_name(d);
-  return std::string(legacy.substr(0, legacy.size() - 6));  // drop "Tensor"
-}
-
 // The message of PyTorch's AT_DISPATCH macros when a kernel lacks a dtype.
 [[noreturn]] inline void dtype_not_implemented(const char* kernel, DType d) {
   TP_ERROR("\"", kernel, "\" not implemented for '", scalar_type_name(d), "'");

@@ -58,16 +58,6 @@ class DimSet {
   std::vector<bool> big_;
 };
 
-// Prints c10's ScalarType spelling ("Float", "Long"), as view(dtype)'s messages do. A
-// printable wrapper rather than a std::string, so a passing check builds nothing.
-struct ScalarTypeName {
-  DType dtype;
-  friend std::ostream& operator<<(std::ostream& os, ScalarTypeName n) {
-    const std::string_view legacy = legacy_type_name(n.dtype);
-    return os << legacy.substr(0, legacy.size() - 6);  // drop "Tensor"
-  }
-};
-
 // Outcome of resolving a requested shape against a number of elements. A status rather than an
 // exception, because unflatten rewords some of these failures and passes others through.
 enum class InferSize { Ok, TwoInferred, NegativeDim, Mismatch, Ambiguous };
@@ -328,7 +318,7 @@ inline Tensor Tensor::view(DType dtype) const {
   const auto old_size = static_cast<int64_t>(self->itemsize());
   const auto new_size = static_cast<int64_t>(tensorplay::itemsize(dtype));
   const int64_t ndim = self->dim();
-  const detail::ScalarTypeName from{self->dtype()}, to{dtype};
+  const std::string_view from = scalar_type_name(self->dtype()), to = scalar_type_name(dtype);
   if (old_size == new_size) {
     return detail::make_alias(*self, self->sizes(), self->strides(), self->storage_offset(), dtype,
                               /*is_view=*/false);
