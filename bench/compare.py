@@ -29,8 +29,10 @@ def main(path):
         key = case + rest
         scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         # CPU time per iteration and thread: with /threads:N it is the per-thread cost, which
-        # contention raises and idle cores do not hide (wall time depends on free cores).
-        t = b["cpu_time"] * scale
+        # contention raises and idle cores do not hide (wall time depends on free cores). Cases
+        # registered with UseRealTime (intra-op threads: the workers' CPU time is not the
+        # caller's) are compared on wall time.
+        t = (b["real_time"] if "/real_time" in name else b["cpu_time"]) * scale
         # With repetitions, keep the median (aggregate) over single runs.
         if b.get("run_type") == "aggregate" or impl not in rows.setdefault(key, {}):
             rows.setdefault(key, {})[impl] = t

@@ -70,5 +70,15 @@ int main() {
   using namespace tp::indexing;
   std::cout << "m.index({Slice(), 1}) = " << m.index({Slice(), 1}) << "\n";
   std::cout << "arange(6).view({2, 3}).t() = " << tp::arange(6).view({2, 3}).t() << "\n";
+
+  // 7. Math: broadcasting, PyTorch's type promotion, reductions, matmul, softmax.
+  std::cout << "\n--- compute ---\n";
+  tp::Tensor x = tp::arange(6, tp::kInt).view({2, 3});
+  std::cout << "x + 2.5 = " << x + 2.5 << "\n";  // int32 + a number -> float32
+  tp::Tensor w = tp::tensor({{1., 0.}, {0., 1.}, {1., 1.}});
+  tp::Tensor y = x.to(tp::kFloat).matmul(w);     // [2, 3] @ [3, 2]
+  std::cout << "x @ w = " << y << "\n";
+  std::cout << "softmax(x @ w, 1) = " << tp::softmax(y, 1) << "\n";
+  std::cout << "sum over dim 0 = " << y.sum({0}) << ", mean = " << y.mean() << "\n";
   return 0;
 }

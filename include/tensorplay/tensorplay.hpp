@@ -13,6 +13,7 @@
 #include <tensorplay/core/device_policy.hpp>
 #include <tensorplay/core/dtype.hpp>
 #include <tensorplay/core/empty.hpp>
+#include <tensorplay/core/function_ref.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/half.hpp>
 #include <tensorplay/core/inference_mode.hpp>
@@ -21,6 +22,7 @@
 #include <tensorplay/core/object_pool.hpp>
 #include <tensorplay/core/scalar.hpp>
 #include <tensorplay/core/sizes_and_strides.hpp>
+#include <tensorplay/core/small_vector.hpp>
 #include <tensorplay/core/storage.hpp>
 #include <tensorplay/core/storage_impl.hpp>
 #include <tensorplay/core/tensor.hpp>
@@ -30,12 +32,23 @@
 #include <tensorplay/core/wrap_dim.hpp>
 
 #include <tensorplay/ops/as_strided.hpp>
+#include <tensorplay/ops/binary.hpp>
+#include <tensorplay/ops/compare.hpp>
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/indexing.hpp>
+#include <tensorplay/ops/join.hpp>
+#include <tensorplay/ops/linalg.hpp>
+#include <tensorplay/ops/loops.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/print.hpp>
 #include <tensorplay/ops/random.hpp>
+#include <tensorplay/ops/reduce.hpp>
+#include <tensorplay/ops/resize.hpp>
+#include <tensorplay/ops/result_type.hpp>
+#include <tensorplay/ops/softmax.hpp>
+#include <tensorplay/ops/sort.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
+#include <tensorplay/ops/unary.hpp>
 #include <tensorplay/ops/views.hpp>

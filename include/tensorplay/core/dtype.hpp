@@ -115,6 +115,25 @@ constexpr std::string_view scalar_type_name(DType t) noexcept {
 }
 
 // Prints as Python prints a dtype: "tensorplay.float32".
+// c10's TypeMeta names (the C++ type a dtype stores), which several PyTorch messages print
+// ("Expected out tensor to have dtype float, but got double instead"); the 16-bit floats carry
+// our namespace.
+constexpr const char* typemeta_name(DType d) noexcept {
+  switch (d) {
+    case DType::Bool: return "bool";
+    case DType::UInt8: return "unsigned char";
+    case DType::Int8: return "signed char";
+    case DType::Int16: return "short int";
+    case DType::Int32: return "int";
+    case DType::Int64: return "long int";
+    case DType::Float16: return "tensorplay::Half";
+    case DType::BFloat16: return "tensorplay::BFloat16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+  }
+  return "unknown";
+}
+
 inline std::ostream& operator<<(std::ostream& os, DType t) {
   return os << "tensorplay." << dtype_name(t);
 }

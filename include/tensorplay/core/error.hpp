@@ -41,16 +41,47 @@ class NotImplementedError : public Error {
 
 namespace detail {
 
-// Concatenates the message parts with operator<<; kept out of line of the check so the happy
-// path is one predictable branch.
+// Builds an error message from its parts with operator<<. The stream work lives in
+// non-template, out-of-line members shared by every message; what each distinct check
+// instantiates is only the fold of calls below (string literals of every length decay to the
+// one `const char*` overload). Errors are formatted in every header, so this is compile time.
+class MessageBuilder {
+ public:
+  __attribute__((noinline)) MessageBuilder() = default;
+  __attribute__((noinline)) ~MessageBuilder() = default;
+  __attribute__((noinline)) MessageBuilder& operator<<(const char* s) {
+    os_ << s;
+    return *this;
+  }
+  __attribute__((noinline)) MessageBuilder& operator<<(const std::string& s) {
+    os_ << s;
+    return *this;
+  }
+  __attribute__((noinline)) MessageBuilder& operator<<(long long v) {
+    os_ << v;
+    return *this;
+  }
+  MessageBuilder& operator<<(int v) { return *this << static_cast<long long>(v); }
+  MessageBuilder& operator<<(long v) { return *this << static_cast<long long>(v); }
+  template <class T>
+  MessageBuilder& operator<<(const T& v) {
+    os_ << v;
+    return *this;
+  }
+  __attribute__((noinline)) std::string str() const { return os_.str(); }
+
+ private:
+  std::ostringstream os_;
+};
+
 template <class... Args>
 std::string str_cat(const Args&... args) {
   if constexpr (sizeof...(Args) == 0) {
     return {};
   } else {
-    std::ostringstream os;
-    (os << ... << args);
-    return std::move(os).str();
+    MessageBuilder m;
+    (m << ... << args);
+    return m.str();
   }
 }
 
@@ -62,11 +93,11 @@ template <class E, class... Args>
 }  // namespace detail
 }  // namespace tensorplay
 
-#define TP_CHECK_IMPL_(ErrorType, cond, ...)                                   \
-  do {                                                                         \
-    if (__builtin_expect(!(cond), 0)) {                                        \
-      ::tensorplay::detail::throw_error<ErrorType>(__VA_ARGS__);               \
-    }                                                                          \
+#define TP_CHECK_IMPL_(ErrorType, cond, ...)                     \
+  do {                                                           \
+    if (__builtin_expect(!(cond), 0)) {                          \
+      ::tensorplay::detail::throw_error<ErrorType>(__VA_ARGS__); \
+    }                                                            \
   } while (false)
 
 // TP_CHECK(cond, "message ", parts...): throws tensorplay::Error when cond is false.

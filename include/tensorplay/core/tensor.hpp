@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -59,16 +60,12 @@ class Tensor {
   bool is_cuda() const { return device().is_cuda(); }
   bool is_vulkan() const { return device().is_vulkan(); }
   bool is_floating_point() const { return tensorplay::is_floating_point(dtype()); }
-  TensorOptions options() const {
-    return TensorOptions().dtype(dtype()).device(device());
-  }
+  TensorOptions options() const { return TensorOptions().dtype(dtype()).device(device()); }
 
   // ---- bytes --------------------------------------------------------------------------------
   const Storage& storage() const { return impl("storage")->storage(); }
   bool has_storage() const { return defined() && impl_->has_storage(); }
-  bool is_alias_of(const Tensor& other) const {
-    return storage().is_alias_of(other.storage());
-  }
+  bool is_alias_of(const Tensor& other) const { return storage().is_alias_of(other.storage()); }
   void* data_ptr() const { return impl("data_ptr")->data(); }
   const void* const_data_ptr() const { return data_ptr(); }
   void* mutable_data_ptr() const { return data_ptr(); }
@@ -105,6 +102,11 @@ class Tensor {
 
   // ==== Operations. Declared here as libtorch declares them on at::Tensor; each is defined in
   // the ops header named beside it (all included by <tensorplay/tensorplay.hpp>).
+  // The math ops are member templates with a defaulted parameter (`template <class = void>`):
+  // callers write t.exp() as usual, and a translation unit instantiates the dtype kernels of
+  // only the ops it calls (an inline non-template body would instantiate every op's kernels in
+  // every file that includes the umbrella: seconds of compile time). Their free functions and
+  // the helpers that dispatch follow the same rule.
 
   // ---- views: one as_strided, everything else is offset/stride arithmetic (ops/views.hpp) ----
   Tensor as_strided(IntArrayRef size, IntArrayRef stride,
@@ -181,6 +183,639 @@ class Tensor {
   Scalar item() const;
   template <class T>
   T item() const;
+
+  // ---- unary math (ops/unary.hpp) -----------------------------------------------------------
+  // @@unary-methods@@
+  template <class = void>
+  Tensor neg() const;
+  template <class = void>
+  const Tensor& neg_() const;
+  template <class = void>
+  Tensor abs() const;
+  template <class = void>
+  const Tensor& abs_() const;
+  template <class = void>
+  Tensor sign() const;
+  template <class = void>
+  const Tensor& sign_() const;
+  template <class = void>
+  Tensor square() const;
+  template <class = void>
+  const Tensor& square_() const;
+  template <class = void>
+  Tensor relu() const;
+  template <class = void>
+  const Tensor& relu_() const;
+  template <class = void>
+  Tensor exp() const;
+  template <class = void>
+  const Tensor& exp_() const;
+  template <class = void>
+  Tensor exp2() const;
+  template <class = void>
+  const Tensor& exp2_() const;
+  template <class = void>
+  Tensor expm1() const;
+  template <class = void>
+  const Tensor& expm1_() const;
+  template <class = void>
+  Tensor log() const;
+  template <class = void>
+  const Tensor& log_() const;
+  template <class = void>
+  Tensor log2() const;
+  template <class = void>
+  const Tensor& log2_() const;
+  template <class = void>
+  Tensor log10() const;
+  template <class = void>
+  const Tensor& log10_() const;
+  template <class = void>
+  Tensor log1p() const;
+  template <class = void>
+  const Tensor& log1p_() const;
+  template <class = void>
+  Tensor sqrt() const;
+  template <class = void>
+  const Tensor& sqrt_() const;
+  template <class = void>
+  Tensor rsqrt() const;
+  template <class = void>
+  const Tensor& rsqrt_() const;
+  template <class = void>
+  Tensor reciprocal() const;
+  template <class = void>
+  const Tensor& reciprocal_() const;
+  template <class = void>
+  Tensor sin() const;
+  template <class = void>
+  const Tensor& sin_() const;
+  template <class = void>
+  Tensor cos() const;
+  template <class = void>
+  const Tensor& cos_() const;
+  template <class = void>
+  Tensor tan() const;
+  template <class = void>
+  const Tensor& tan_() const;
+  template <class = void>
+  Tensor asin() const;
+  template <class = void>
+  const Tensor& asin_() const;
+  template <class = void>
+  Tensor acos() const;
+  template <class = void>
+  const Tensor& acos_() const;
+  template <class = void>
+  Tensor atan() const;
+  template <class = void>
+  const Tensor& atan_() const;
+  template <class = void>
+  Tensor sinh() const;
+  template <class = void>
+  const Tensor& sinh_() const;
+  template <class = void>
+  Tensor cosh() const;
+  template <class = void>
+  const Tensor& cosh_() const;
+  template <class = void>
+  Tensor tanh() const;
+  template <class = void>
+  const Tensor& tanh_() const;
+  template <class = void>
+  Tensor sigmoid() const;
+  template <class = void>
+  const Tensor& sigmoid_() const;
+  template <class = void>
+  Tensor erf() const;
+  template <class = void>
+  const Tensor& erf_() const;
+  template <class = void>
+  Tensor floor() const;
+  template <class = void>
+  const Tensor& floor_() const;
+  template <class = void>
+  Tensor ceil() const;
+  template <class = void>
+  const Tensor& ceil_() const;
+  template <class = void>
+  Tensor trunc() const;
+  template <class = void>
+  const Tensor& trunc_() const;
+  template <class = void>
+  Tensor round() const;
+  template <class = void>
+  const Tensor& round_() const;
+  template <class = void>
+  Tensor frac() const;
+  template <class = void>
+  const Tensor& frac_() const;
+  template <class = void>
+  Tensor silu() const;
+  template <class = void>
+  const Tensor& silu_() const;
+  template <class = void>
+  Tensor negative() const;
+  template <class = void>
+  const Tensor& negative_() const;
+  template <class = void>
+  Tensor absolute() const;
+  template <class = void>
+  const Tensor& absolute_() const;
+  template <class = void>
+  Tensor round(int64_t decimals) const;
+  template <class = void>
+  const Tensor& round_(int64_t decimals) const;
+  template <class = void>
+  Tensor gelu(std::string_view approximate = "none") const;
+  template <class = void>
+  const Tensor& gelu_(std::string_view approximate = "none") const;
+  template <class = void>
+  Tensor softplus(const Scalar& beta = 1, const Scalar& threshold = 20) const;
+  template <class = void>
+  const Tensor& softplus_(const Scalar& beta = 1, const Scalar& threshold = 20) const;
+  template <class = void>
+  Tensor positive() const;
+  template <class = void>
+  Tensor operator-() const;  // neg()
+
+  // ---- binary math, comparison and logic (ops/binary.hpp, ops/compare.hpp) ------------------
+  // @@binary-methods@@
+  template <class = void>
+  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& add_(const Scalar& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& sub_(const Tensor& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor subtract(const Tensor& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor subtract(const Scalar& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& subtract_(const Tensor& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& subtract_(const Scalar& other, const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor mul(const Tensor& other) const;
+  template <class = void>
+  Tensor mul(const Scalar& other) const;
+  template <class = void>
+  const Tensor& mul_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& mul_(const Scalar& other) const;
+  template <class = void>
+  Tensor multiply(const Tensor& other) const;
+  template <class = void>
+  Tensor multiply(const Scalar& other) const;
+  template <class = void>
+  const Tensor& multiply_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& multiply_(const Scalar& other) const;
+  // rounding_mode: std::nullopt (true division), "trunc" or "floor".
+  template <class = void>
+  Tensor div(const Tensor& other,
+             std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  template <class = void>
+  Tensor div(const Scalar& other,
+             std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  template <class = void>
+  const Tensor& div_(const Tensor& other,
+                     std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  template <class = void>
+  const Tensor& div_(const Scalar& other,
+                     std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  template <class = void>
+  Tensor divide(const Tensor& other,
+                std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  template <class = void>
+  Tensor divide(const Scalar& other,
+                std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  template <class = void>
+  const Tensor& divide_(const Tensor& other,
+                        std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  template <class = void>
+  const Tensor& divide_(const Scalar& other,
+                        std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  template <class = void>
+  Tensor true_divide(const Tensor& other) const;
+  template <class = void>
+  Tensor true_divide(const Scalar& other) const;
+  template <class = void>
+  const Tensor& true_divide_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& true_divide_(const Scalar& other) const;
+  template <class = void>
+  Tensor floor_divide(const Tensor& other) const;
+  template <class = void>
+  Tensor floor_divide(const Scalar& other) const;
+  template <class = void>
+  const Tensor& floor_divide_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& floor_divide_(const Scalar& other) const;
+  template <class = void>
+  Tensor remainder(const Tensor& other) const;
+  template <class = void>
+  Tensor remainder(const Scalar& other) const;
+  template <class = void>
+  const Tensor& remainder_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& remainder_(const Scalar& other) const;
+  template <class = void>
+  Tensor fmod(const Tensor& other) const;
+  template <class = void>
+  Tensor fmod(const Scalar& other) const;
+  template <class = void>
+  const Tensor& fmod_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& fmod_(const Scalar& other) const;
+  template <class = void>
+  Tensor pow(const Tensor& exponent) const;
+  template <class = void>
+  Tensor pow(const Scalar& exponent) const;
+  template <class = void>
+  const Tensor& pow_(const Tensor& exponent) const;
+  template <class = void>
+  const Tensor& pow_(const Scalar& exponent) const;
+  template <class = void>
+  Tensor atan2(const Tensor& other) const;
+  template <class = void>
+  const Tensor& atan2_(const Tensor& other) const;
+  template <class = void>
+  Tensor arctan2(const Tensor& other) const;
+  template <class = void>
+  const Tensor& arctan2_(const Tensor& other) const;
+  template <class = void>
+  Tensor maximum(const Tensor& other) const;
+  template <class = void>
+  Tensor minimum(const Tensor& other) const;
+  template <class = void>
+  Tensor clamp(const std::optional<Scalar>& min,
+               const std::optional<Scalar>& max = std::nullopt) const;
+  template <class = void>
+  Tensor clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max = {}) const;
+  template <class = void>
+  const Tensor& clamp_(const std::optional<Scalar>& min,
+                       const std::optional<Scalar>& max = std::nullopt) const;
+  template <class = void>
+  const Tensor& clamp_(const std::optional<Tensor>& min,
+                       const std::optional<Tensor>& max = {}) const;
+  template <class = void>
+  Tensor clamp_min(const Scalar& min) const;
+  template <class = void>
+  Tensor clamp_min(const Tensor& min) const;
+  template <class = void>
+  const Tensor& clamp_min_(const Scalar& min) const;
+  template <class = void>
+  const Tensor& clamp_min_(const Tensor& min) const;
+  template <class = void>
+  Tensor clamp_max(const Scalar& max) const;
+  template <class = void>
+  Tensor clamp_max(const Tensor& max) const;
+  template <class = void>
+  const Tensor& clamp_max_(const Scalar& max) const;
+  template <class = void>
+  const Tensor& clamp_max_(const Tensor& max) const;
+  template <class = void>
+  Tensor clip(const std::optional<Scalar>& min,
+              const std::optional<Scalar>& max = std::nullopt) const;
+  template <class = void>
+  Tensor clip(const std::optional<Tensor>& min, const std::optional<Tensor>& max = {}) const;
+  template <class = void>
+  const Tensor& clip_(const std::optional<Scalar>& min,
+                      const std::optional<Scalar>& max = std::nullopt) const;
+  template <class = void>
+  const Tensor& clip_(const std::optional<Tensor>& min,
+                      const std::optional<Tensor>& max = {}) const;
+  template <class = void>
+  Tensor lerp(const Tensor& end, const Scalar& weight) const;
+  template <class = void>
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  template <class = void>
+  const Tensor& lerp_(const Tensor& end, const Scalar& weight) const;
+  template <class = void>
+  const Tensor& lerp_(const Tensor& end, const Tensor& weight) const;
+  template <class = void>
+  Tensor bitwise_and(const Tensor& other) const;
+  template <class = void>
+  Tensor bitwise_and(const Scalar& other) const;
+  template <class = void>
+  const Tensor& bitwise_and_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& bitwise_and_(const Scalar& other) const;
+  template <class = void>
+  Tensor bitwise_or(const Tensor& other) const;
+  template <class = void>
+  Tensor bitwise_or(const Scalar& other) const;
+  template <class = void>
+  const Tensor& bitwise_or_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& bitwise_or_(const Scalar& other) const;
+  template <class = void>
+  Tensor bitwise_xor(const Tensor& other) const;
+  template <class = void>
+  Tensor bitwise_xor(const Scalar& other) const;
+  template <class = void>
+  const Tensor& bitwise_xor_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& bitwise_xor_(const Scalar& other) const;
+  template <class = void>
+  Tensor bitwise_not() const;
+  template <class = void>
+  const Tensor& bitwise_not_() const;
+  template <class = void>
+  Tensor operator~() const;
+  // Compound assignment is the in-place op: self keeps its shape and dtype.
+  template <class = void>
+  const Tensor& operator+=(const Tensor& other) const;
+  template <class = void>
+  const Tensor& operator+=(const Scalar& other) const;
+  template <class = void>
+  const Tensor& operator-=(const Tensor& other) const;
+  template <class = void>
+  const Tensor& operator-=(const Scalar& other) const;
+  template <class = void>
+  const Tensor& operator*=(const Tensor& other) const;
+  template <class = void>
+  const Tensor& operator*=(const Scalar& other) const;
+  template <class = void>
+  const Tensor& operator/=(const Tensor& other) const;
+  template <class = void>
+  const Tensor& operator/=(const Scalar& other) const;
+  template <class = void>
+  const Tensor& operator%=(const Tensor& other) const;
+  template <class = void>
+  const Tensor& operator%=(const Scalar& other) const;
+  template <class = void>
+  const Tensor& operator&=(const Tensor& other) const;
+  template <class = void>
+  const Tensor& operator&=(const Scalar& other) const;
+  template <class = void>
+  const Tensor& operator|=(const Tensor& other) const;
+  template <class = void>
+  const Tensor& operator|=(const Scalar& other) const;
+  template <class = void>
+  const Tensor& operator^=(const Tensor& other) const;
+  template <class = void>
+  const Tensor& operator^=(const Scalar& other) const;
+  // comparison and logic (ops/compare.hpp): bool results; the `_` forms keep self's dtype.
+  template <class = void>
+  Tensor eq(const Tensor& other) const;
+  template <class = void>
+  Tensor eq(const Scalar& other) const;
+  template <class = void>
+  const Tensor& eq_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& eq_(const Scalar& other) const;
+  template <class = void>
+  Tensor ne(const Tensor& other) const;
+  template <class = void>
+  Tensor ne(const Scalar& other) const;
+  template <class = void>
+  const Tensor& ne_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& ne_(const Scalar& other) const;
+  template <class = void>
+  Tensor lt(const Tensor& other) const;
+  template <class = void>
+  Tensor lt(const Scalar& other) const;
+  template <class = void>
+  const Tensor& lt_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& lt_(const Scalar& other) const;
+  template <class = void>
+  Tensor le(const Tensor& other) const;
+  template <class = void>
+  Tensor le(const Scalar& other) const;
+  template <class = void>
+  const Tensor& le_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& le_(const Scalar& other) const;
+  template <class = void>
+  Tensor gt(const Tensor& other) const;
+  template <class = void>
+  Tensor gt(const Scalar& other) const;
+  template <class = void>
+  const Tensor& gt_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& gt_(const Scalar& other) const;
+  template <class = void>
+  Tensor ge(const Tensor& other) const;
+  template <class = void>
+  Tensor ge(const Scalar& other) const;
+  template <class = void>
+  const Tensor& ge_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& ge_(const Scalar& other) const;
+  template <class = void>
+  Tensor not_equal(const Tensor& other) const;
+  template <class = void>
+  Tensor not_equal(const Scalar& other) const;
+  template <class = void>
+  Tensor less(const Tensor& other) const;
+  template <class = void>
+  Tensor less(const Scalar& other) const;
+  template <class = void>
+  Tensor less_equal(const Tensor& other) const;
+  template <class = void>
+  Tensor less_equal(const Scalar& other) const;
+  template <class = void>
+  Tensor greater(const Tensor& other) const;
+  template <class = void>
+  Tensor greater(const Scalar& other) const;
+  template <class = void>
+  Tensor greater_equal(const Tensor& other) const;
+  template <class = void>
+  Tensor greater_equal(const Scalar& other) const;
+  template <class = void>
+  Tensor logical_and(const Tensor& other) const;
+  template <class = void>
+  const Tensor& logical_and_(const Tensor& other) const;
+  template <class = void>
+  Tensor logical_or(const Tensor& other) const;
+  template <class = void>
+  const Tensor& logical_or_(const Tensor& other) const;
+  template <class = void>
+  Tensor logical_xor(const Tensor& other) const;
+  template <class = void>
+  const Tensor& logical_xor_(const Tensor& other) const;
+  template <class = void>
+  Tensor logical_not() const;
+  template <class = void>
+  const Tensor& logical_not_() const;
+  template <class = void>
+  Tensor isnan() const;
+  template <class = void>
+  Tensor isinf() const;
+  template <class = void>
+  Tensor isfinite() const;
+  template <class = void>
+  Tensor isposinf() const;
+  template <class = void>
+  Tensor isneginf() const;
+  // self where condition, other elsewhere.
+  template <class = void>
+  Tensor where(const Tensor& condition, const Tensor& other) const;
+  template <class = void>
+  Tensor where(const Tensor& condition, const Scalar& other) const;
+  template <class = void>
+  Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+  template <class = void>
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+  template <class = void>
+  const Tensor& masked_fill_(const Tensor& mask, const Scalar& value) const;
+  template <class = void>
+  const Tensor& masked_fill_(const Tensor& mask, const Tensor& value) const;
+  template <class = void>
+  Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+                 bool equal_nan = false) const;
+  template <class = void>
+  bool allclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+                bool equal_nan = false) const;
+  template <class = void>
+  bool equal(const Tensor& other) const;
+
+  // ---- reductions, scans and softmax (ops/reduce.hpp, ops/softmax.hpp) ----------------------
+  // @@reduce-methods@@
+  // Dimension lists are IntArrayRef, libtorch's OptionalIntArrayRef calls spelled the same way
+  // (`t.sum({0, 1})`, `t.sum(1)`); an empty list reduces every dimension (PyTorch 1.13).
+  template <class = void>
+  Tensor sum(std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor sum(IntArrayRef dim, bool keepdim = false,
+             std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor mean(std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor mean(IntArrayRef dim, bool keepdim = false,
+              std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor prod(std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor prod(int64_t dim, bool keepdim = false, std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor max() const;
+  template <class = void>
+  Tensor min() const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  template <class = void>
+  Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;
+  template <class = void>
+  Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
+  template <class = void>
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  template <class = void>
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  template <class = void>
+  Tensor var(bool unbiased = true) const;
+  template <class = void>
+  Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  template <class = void>
+  Tensor var(IntArrayRef dim, std::optional<int64_t> correction, bool keepdim = false) const;
+  template <class = void>
+  Tensor std(bool unbiased = true) const;
+  template <class = void>
+  Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  template <class = void>
+  Tensor std(IntArrayRef dim, std::optional<int64_t> correction, bool keepdim = false) const;
+  template <class = void>
+  Tensor norm(const Scalar& p = 2) const;
+  template <class = void>
+  Tensor norm(const std::optional<Scalar>& p, DType dtype) const;
+  template <class = void>
+  Tensor norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false) const;
+  template <class = void>
+  Tensor norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim, DType dtype) const;
+  template <class = void>
+  Tensor all() const;
+  template <class = void>
+  Tensor all(int64_t dim, bool keepdim = false) const;
+  template <class = void>
+  Tensor any() const;
+  template <class = void>
+  Tensor any(int64_t dim, bool keepdim = false) const;
+  template <class = void>
+  Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
+  template <class = void>
+  Tensor cumsum(int64_t dim, std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  const Tensor& cumsum_(int64_t dim, std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor cumprod(int64_t dim, std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  const Tensor& cumprod_(int64_t dim, std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor softmax(int64_t dim, std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor log_softmax(int64_t dim, std::optional<DType> dtype = std::nullopt) const;
+
+  // ---- geometry changes (ops/resize.hpp) ---------------------------------------------------
+  const Tensor& resize_(IntArrayRef size,
+                        std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  const Tensor& resize_as_(const Tensor& the_template,
+                           std::optional<MemoryFormat> memory_format = std::nullopt) const;
+
+  // ---- linear algebra (ops/linalg.hpp) and sorting (ops/sort.hpp) ----------------------------
+  template <class = void>
+  Tensor mm(const Tensor& mat2) const;
+  template <class = void>
+  Tensor bmm(const Tensor& mat2) const;
+  template <class = void>
+  Tensor mv(const Tensor& vec) const;
+  template <class = void>
+  Tensor dot(const Tensor& other) const;
+  template <class = void>
+  Tensor outer(const Tensor& vec2) const;
+  template <class = void>
+  Tensor ger(const Tensor& vec2) const;
+  template <class = void>
+  Tensor matmul(const Tensor& other) const;
+  template <class = void>
+  Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+               const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+                       const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+               const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor addbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor baddbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                 const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& baddbmm_(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                         const Scalar& alpha = 1) const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> sort(std::optional<bool> stable, int64_t dim = -1,
+                                  bool descending = false) const;
+  template <class = void>
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  template <class = void>
+  Tensor argsort(bool stable, int64_t dim = -1, bool descending = false) const;
+  template <class = void>
+  Tensor argsort(int dim, bool descending = false) const;  // argsort(1): not ambiguous
+  template <class = void>
+  Tensor msort() const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true,
+                                  bool sorted = true) const;
 
   // ---- printing (ops/print.hpp) -------------------------------------------------------------
   std::string toString() const;

@@ -217,6 +217,10 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   bool requires_grad() const { return autograd_meta_ && autograd_meta_->requires_grad(); }
   bool is_view() const noexcept { return is_view_; }
   void set_is_view(bool v) noexcept { is_view_ = v; }
+  // A 0-d tensor made from a C++ number (`t + 2.5`): it takes part in type promotion only by
+  // its kind (c10's is_wrapped_number), so `int_tensor + 2.5` is float32, not float64.
+  bool is_wrapped_number() const noexcept { return is_wrapped_number_; }
+  void set_wrapped_number(bool v) noexcept { is_wrapped_number_ = v; }
 
   // ---- nullable extensions ------------------------------------------------------------------
   const intrusive_ptr<TensorImpl>& transform_value() const noexcept { return transform_value_; }
@@ -274,6 +278,7 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   bool is_channels_last_ = false;
   MemoryFormat memory_format_ = MemoryFormat::Contiguous;
   bool is_view_ = false;                   // (6)
+  bool is_wrapped_number_ = false;
   std::shared_ptr<AutogradMetaInterface> autograd_meta_;  // never copied
   Storage storage_;                        // (7) the shared bytes
   intrusive_ptr<TensorImpl> transform_value_;  // (8) vmap batching wrapper

@@ -155,8 +155,10 @@ inline void copy_transpose_block(char* out, const char* in, int64_t out_s1, int6
 template <class To, class From>
 inline void copy_loop_2d(char** data, const int64_t* strides, int64_t m0, int64_t m1) {
   int64_t done0 = 0, done1 = 0;  // the square part handled by the transposing blocks
-  if (strides[0] == int64_t(sizeof(To)) && strides[3] == int64_t(sizeof(From)) && m0 >= 8 &&
-      m1 >= 8) {
+  // Transposing blocks only for same-type moves (clone/contiguous of a transpose): converting
+  // copies are rarer, and 100 dtype pairs of block code would cost compile time everywhere.
+  if (std::is_same_v<To, From> && strides[0] == int64_t(sizeof(To)) &&
+      strides[3] == int64_t(sizeof(From)) && m0 >= 8 && m1 >= 8) {
     copy_transpose_block<To, From>(data[0], data[1], strides[2], strides[1], m0, m1);
     done0 = m0 & ~int64_t{7};
     done1 = m1 & ~int64_t{7};
@@ -182,6 +184,75 @@ void dispatch_element_bits(std::size_t itemsize, F&& f) {
   }
 }
 
+// Converting copies between the dtypes a model moves most (the floating types among
+// themselves, and int32/int64 into float) get their own vectorised loops. The other pairs go
+// through a wide type in blocks: the source's exact value as int64 (integral and bool sources)
+// or as double (floating sources), then convert<To> from there. Each step is exact except the
+// last, which is the same single rounding convert<To, From> does, so the results are the
+// direct conversion's; the cost is one extra pass over an L1-resident block. Ten loaders and
+// twenty storers instead of ninety pair kernels keep every translation unit that includes the
+// engine small to compile.
+template <class From, class W>
+void load_wide(const char* in, int64_t stride, int64_t n, W* buf) {
+  if (stride == int64_t(sizeof(From))) {
+    const From* p = reinterpret_cast<const From*>(in);
+    for (int64_t i = 0; i < n; ++i) buf[i] = convert<W>(p[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      buf[i] = convert<W>(*reinterpret_cast<const From*>(in + i * stride));
+  }
+}
+
+template <class To, class W>
+void store_wide(const W* buf, int64_t n, char* out, int64_t stride) {
+  if (stride == int64_t(sizeof(To))) {
+    To* p = reinterpret_cast<To*>(out);
+    for (int64_t i = 0; i < n; ++i) p[i] = convert<To>(buf[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) *reinterpret_cast<To*>(out + i * stride) = convert<To>(buf[i]);
+  }
+}
+
+template <class W>
+void copy_through_wide(const TensorIterator& iter, DType to, DType from) {
+  using Load = void (*)(const char*, int64_t, int64_t, W*);
+  using Store = void (*)(const W*, int64_t, char*, int64_t);
+  const Load load = dispatch_dtype(from, []<class F>() -> Load { return &load_wide<F, W>; });
+  const Store store = dispatch_dtype(to, []<class T>() -> Store { return &store_wide<T, W>; });
+  iter.for_each([load, store](char** d, const int64_t* s, int64_t n) {
+    constexpr int64_t kBlock = 256;
+    W buf[kBlock];
+    for (int64_t i = 0; i < n; i += kBlock) {
+      const int64_t m = std::min(kBlock, n - i);
+      load(d[1] + i * s[1], s[1], m, buf);
+      store(buf, m, d[0] + i * s[0], s[0]);
+    }
+  });
+}
+
+// Calls f.template operator()<To, From>() when (to, from) has a direct loop; false otherwise.
+template <class F>
+bool dispatch_direct_conversion(DType to, DType from, F&& f) {
+  auto floating = [](DType t) {
+    return t == kFloat || t == kDouble || t == kHalf || t == kBFloat16;
+  };
+  if (floating(to) && floating(from)) {
+    dispatch_dtype(to, [&]<class To>() {
+      if constexpr (std::is_floating_point_v<To> || ReducedFloatingPoint<To>) {
+        dispatch_dtype(from, [&]<class From>() {
+          if constexpr (std::is_floating_point_v<From> || ReducedFloatingPoint<From>) {
+            f.template operator()<To, From>();
+          }
+        });
+      }
+    });
+    return true;
+  }
+  if (to == kFloat && from == kInt) return f.template operator()<float, int32_t>(), true;
+  if (to == kFloat && from == kLong) return f.template operator()<float, int64_t>(), true;
+  return false;
+}
+
 inline void copy_kernel(const TensorIterator& iter) {
   const DType to = iter.dtype(0), from = iter.dtype(1);
   if (to == from && iter.is_contiguous()) {
@@ -193,14 +264,15 @@ inline void copy_kernel(const TensorIterator& iter) {
         copy_loop_2d<B, B>(d, s, m0, m1);
       });
     });
-  } else {
-    dispatch_dtype(to, [&]<class To>() {
-      dispatch_dtype(from, [&]<class From>() {
-        iter.for_each([](char** d, const int64_t* s, int64_t m0, int64_t m1) {
-          copy_loop_2d<To, From>(d, s, m0, m1);
-        });
-      });
-    });
+  } else if (!dispatch_direct_conversion(to, from, [&]<class To, class From>() {
+               iter.for_each(
+                   [](char** d, const int64_t* s, int64_t n) { copy_loop<To, From>(d, s, n); });
+             })) {
+    if (is_floating_point(from)) {
+      copy_through_wide<double>(iter, to, from);
+    } else {
+      copy_through_wide<int64_t>(iter, to, from);
+    }
   }
 }
 
@@ -246,7 +318,8 @@ inline void copy_impl(const Tensor& dst, const Tensor& src) {
   }
   // Mixed dtypes are the point of copy_; devices were checked above.
   TensorIteratorConfig config;
-  config.add_output(dst).check_all_same_dtype(false).check_all_same_device(false);
+  config.add_output(dst).check_all_same_dtype(false).check_all_same_device(false).resize_outputs(
+      false);
   TensorIterator iter = TensorIteratorConfig(config).add_input(src).build();
   if (iter.numel() == 0) return;
   if (needs_temporary(dst, src)) {

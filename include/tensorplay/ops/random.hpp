@@ -309,24 +309,6 @@ int64_t update_to(int64_t to) {
   return to;
 }
 
-// The C++ type name PyTorch's bounds messages print (c10's TypeMeta names, with our namespace
-// for the 16-bit floats).
-constexpr const char* bounds_type_name(DType d) noexcept {
-  switch (d) {
-    case DType::Bool: return "bool";
-    case DType::UInt8: return "unsigned char";
-    case DType::Int8: return "signed char";
-    case DType::Int16: return "short int";
-    case DType::Int32: return "int";
-    case DType::Int64: return "long int";
-    case DType::Float16: return "tensorplay::Half";
-    case DType::BFloat16: return "tensorplay::BFloat16";
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-  }
-  return "unknown";
-}
-
 // random_(from, to) on a fresh dense tensor: PyTorch's random_from_to checks, then the randint
 // stream of the header comment.
 inline void random_from_to(const Tensor& t, int64_t from, int64_t to, const Generator& gen) {
@@ -342,7 +324,7 @@ inline void random_from_to(const Tensor& t, int64_t from, int64_t to, const Gene
                from, " >= to=", to);
     }
     const int64_t to_inc = to - 1;
-    const char* name = bounds_type_name(t.dtype());
+    const char* name = typemeta_name(t.dtype());
     if constexpr (std::is_integral_v<T>) {
       const auto lo = static_cast<int64_t>(std::numeric_limits<T>::lowest());
       const auto hi = static_cast<int64_t>(std::numeric_limits<T>::max());

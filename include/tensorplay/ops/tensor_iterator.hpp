@@ -11,19 +11,26 @@
 // to one shape; byte strides per operand (0 along broadcast dimensions); dimensions sorted so
 // the output is walked in memory order (a transposed destination is written sequentially);
 // adjacent dimensions that are contiguous for every operand merged, so a contiguous op is one
-// flat loop. Internally dimension 0 is the innermost (fastest). Type promotion, output
-// allocation and parallel_for come later; what they need is here: per-operand dtypes, perm(),
-// and a 2-d loop form that a parallel driver can hand out in ranges.
+// flat loop. Internally dimension 0 is the innermost (fastest). On top of that: PyTorch's type
+// promotion (ops/result_type.hpp), output allocation in the inputs' layout, out= resizing and
+// casting, the in-place rules, and a thread split through parallel_for (ops/parallel.hpp).
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <numeric>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <tensorplay/core/empty.hpp>
+#include <tensorplay/core/function_ref.hpp>
+#include <tensorplay/core/small_vector.hpp>
 #include <tensorplay/core/tensor.hpp>
+#include <tensorplay/ops/parallel.hpp>
+#include <tensorplay/ops/resize.hpp>
+#include <tensorplay/ops/result_type.hpp>
 
 namespace tensorplay {
 namespace detail {
@@ -93,6 +100,9 @@ inline std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
   return out;
 }
 
+// Defined in ops/copy.hpp (included at the end of this file): finish() converts through it.
+inline void copy_impl(const Tensor& dst, const Tensor& src);
+
 }  // namespace detail
 
 // Whether each operand steps by exactly its element size in the inner dimension, element types
@@ -104,20 +114,30 @@ bool is_inner_contiguous(const int64_t* strides) noexcept {
   return ((strides[k++] == int64_t(sizeof(Ts))) && ...);
 }
 
+// The inner loop every kernel hands the engine, type-erased so that the driver (odometer,
+// tiling, thread split) exists once: loop(data, strides, size0, size1) with strides[k] operand
+// k's byte step along dimension 0 and strides[ntensors() + k] along dimension 1.
+using loop2d_t = FunctionRef<void(char**, const int64_t*, int64_t, int64_t)>;
+
 class TensorIterator;
 
+// Operands one iteration can have (outputs and inputs together).
+inline constexpr int kMaxOperands = 8;
+
 // Collects operands and options; build() does the work. Outputs come first (PyTorch's rule).
+// An output may be an undefined Tensor: build() allocates it, with the result dtype, the
+// broadcast shape and the inputs' memory layout.
 class TensorIteratorConfig {
  public:
   TensorIteratorConfig& add_output(const Tensor& t) {
-    TP_CHECK(num_outputs_ == int(tensors_.size()),
-             "TensorIteratorConfig: add outputs before inputs");
-    tensors_.push_back(t);
+    TP_CHECK(num_outputs_ == ntensors_, "TensorIteratorConfig: add outputs before inputs");
+    push(t);
     ++num_outputs_;
     return *this;
   }
   TensorIteratorConfig& add_input(const Tensor& t) {
-    tensors_.push_back(t);
+    TP_CHECK(t.defined(), "TensorIterator: undefined input");
+    push(t);
     return *this;
   }
   TensorIteratorConfig& add_const_input(const Tensor& t) { return add_input(t); }
@@ -126,13 +146,52 @@ class TensorIteratorConfig {
     check_mem_overlap_ = v;
     return *this;
   }
-  // Until type promotion exists, an op that mixes dtypes (copy_) turns this off. Default on.
+  // Require every operand to have the first one's dtype. Default on; promotion turns it off.
   TensorIteratorConfig& check_all_same_dtype(bool v) {
     same_dtype_ = v;
     return *this;
   }
   TensorIteratorConfig& check_all_same_device(bool v) {
     same_device_ = v;
+    return *this;
+  }
+  // Compute in the inputs' result_type; inputs of another dtype are converted first.
+  TensorIteratorConfig& promote_inputs_to_common_dtype(bool v) {
+    promote_inputs_ = v;
+    if (v) same_dtype_ = false;
+    return *this;
+  }
+  // An integral (or bool) common dtype becomes float32: true division, sqrt, exp...
+  TensorIteratorConfig& promote_integer_inputs_to_float(bool v) {
+    int_to_float_ = v;
+    return *this;
+  }
+  // A given output of another dtype than the computation's receives the result converted.
+  TensorIteratorConfig& cast_common_dtype_to_outputs(bool v) {
+    cast_outputs_ = v;
+    if (v) same_dtype_ = false;
+    return *this;
+  }
+  // ...and only if the conversion is a safe one (can_cast): `int_t.add_(1.5)` is refused.
+  TensorIteratorConfig& enforce_safe_casting_to_output(bool v) {
+    safe_casting_ = v;
+    return *this;
+  }
+  // The dtype of the computation's outputs, when it is not the inputs' (comparisons: bool).
+  TensorIteratorConfig& declare_static_dtype(DType t) {
+    static_dtype_ = t;
+    return *this;
+  }
+  // A given output of the wrong shape is resized (out= semantics). Default on. An output that
+  // is also an input (in-place) is never resized: it must already have the broadcast shape.
+  TensorIteratorConfig& resize_outputs(bool v) {
+    resize_outputs_ = v;
+    return *this;
+  }
+  // The output is a view of the result with zero strides along reduced dimensions: it takes
+  // part in broadcasting, is never resized, and its self-overlap is intended.
+  TensorIteratorConfig& is_reduction(bool v) {
+    is_reduction_ = v;
     return *this;
   }
   // Walk in row-major order of the shape: no reordering, no tiling (order-dependent kernels).
@@ -144,19 +203,36 @@ class TensorIteratorConfig {
   TensorIterator build() const;
 
  private:
-  std::vector<Tensor> tensors_;
-  int num_outputs_ = 0;
+  void push(const Tensor& t) {
+    TP_CHECK(ntensors_ < kMaxOperands, "TensorIterator: at most ", kMaxOperands, " operands");
+    tensors_[ntensors_++] = t;
+  }
+
+  std::array<Tensor, kMaxOperands> tensors_;
+  int ntensors_ = 0, num_outputs_ = 0;
   bool check_mem_overlap_ = true, same_dtype_ = true, same_device_ = true, linear_ = false;
+  bool promote_inputs_ = false, int_to_float_ = false, cast_outputs_ = false;
+  bool safe_casting_ = true, resize_outputs_ = true, is_reduction_ = false;
+  std::optional<DType> static_dtype_;
 };
 
 class TensorIterator {
  public:
-  int ntensors() const noexcept { return int(tensors_.size()); }
+  int ntensors() const noexcept { return ntensors_; }
   int noutputs() const noexcept { return num_outputs_; }
   int ninputs() const noexcept { return ntensors() - num_outputs_; }
+  // The operand the kernel reads or writes (after any dtype conversion).
   const Tensor& tensor(int arg) const { return tensors_[arg]; }
+  // The result as the caller sees it: the given out= tensor, or the allocated one.
+  const Tensor& output(int arg = 0) const {
+    return originals_[arg].defined() ? originals_[arg] : tensors_[arg];
+  }
+  const Tensor& input(int arg = 0) const { return tensors_[num_outputs_ + arg]; }
   DType dtype(int arg = 0) const { return tensors_[arg].dtype(); }
-  int64_t element_size(int arg) const { return tensors_[arg].element_size(); }
+  DType input_dtype(int arg = 0) const { return dtype(num_outputs_ + arg); }
+  // The dtype the inputs were promoted to (the first input's when promotion is off).
+  DType common_dtype() const noexcept { return common_dtype_; }
+  int64_t element_size(int arg) const { return element_sizes_[arg]; }
   char* data_ptr(int arg) const { return data_[arg]; }
 
   // The iteration shape after reordering and coalescing; dimension 0 is the innermost.
@@ -165,8 +241,7 @@ class TensorIterator {
   int64_t numel() const noexcept { return numel_; }
   // Byte stride of operand `arg` along iteration dimension `dim`.
   int64_t stride(int arg, int dim) const { return strides_[dim * ntensors() + arg]; }
-  // perm()[i]: the output dimension that iteration dimension i came from, before coalescing
-  // (to allocate outputs in the inputs' layout).
+  // perm()[i]: the broadcast dimension that iteration dimension i came from, before coalescing.
   IntArrayRef perm() const noexcept { return perm_; }
   // The cache-blocking tile, {dim-0 extent, dim-1 extent}, or {0, 0} when off.
   std::pair<int64_t, int64_t> tile() const noexcept { return {tile_, tile_}; }
@@ -179,76 +254,302 @@ class TensorIterator {
     return ok;
   }
 
-  // Calls `loop` over the whole iteration space, in either of PyTorch's loop forms:
+  // Calls `loop` over the whole iteration space, on several threads when it has more than
+  // `grain_size` elements (parallel_for's rule). Each element is visited once, by one thread;
+  // which thread does not change what an elementwise kernel writes. Loop forms (PyTorch's):
   //   1-d: loop(char** data, const int64_t* strides, int64_t n)
   //        strides[k] is operand k's byte step;
   //   2-d: loop(char** data, const int64_t* strides, int64_t size0, int64_t size1)
   //        strides[k] inner, strides[ntensors() + k] outer (lets a kernel hoist work out of rows).
+  // A reduction must not use it (two threads could share an output element): see
+  // serial_for_each and narrow.
   template <class Loop>
-  void for_each(Loop&& loop) const;
+  void for_each(Loop&& loop, int64_t grain_size = internal::GRAIN_SIZE) const {
+    for_each_2d(as_loop2d(loop, ntensors()), grain_size);
+  }
+  // The linear range [begin, end) of the iteration space (dimension 0 fastest) on this thread.
+  template <class Loop>
+  void serial_for_each(Loop&& loop, int64_t begin, int64_t end) const {
+    serial_for_each_2d(as_loop2d(loop, ntensors()), begin, end);
+  }
+  // Restricts iteration dimension `dim` to [start, start + size): how a reduction gives each
+  // thread its own slice of the outputs.
+  void narrow(int dim, int64_t start, int64_t size);
+
+  // Writes every output computed in another dtype back into the caller's tensor, and bumps the
+  // version of every output the caller passed in (out= and in-place). Kernels call it last.
+  void finish() const;
+
+  void for_each_2d(loop2d_t loop, int64_t grain_size) const;
+  void serial_for_each_2d(loop2d_t loop, int64_t begin, int64_t end) const;
 
  private:
   friend class TensorIteratorConfig;
-  void compute_strides(IntArrayRef shape);
+  template <class Loop>
+  static auto as_loop2d(Loop& loop, int nt) {
+    return [&loop, nt](char** data, const int64_t* strides, int64_t m0, int64_t m1) {
+      if constexpr (std::is_invocable_v<Loop&, char**, const int64_t*, int64_t, int64_t>) {
+        (void)nt;
+        loop(data, strides, m0, m1);
+      } else {  // PyTorch's loop_2d_from_1d
+        char* ptrs[kMaxOperands];
+        for (int k = 0; k < nt; ++k) ptrs[k] = data[k];
+        for (int64_t j = 0; j < m1; ++j) {
+          if (j > 0)
+            for (int k = 0; k < nt; ++k) ptrs[k] += strides[nt + k];
+          loop(ptrs, strides, m0);
+        }
+      }
+    };
+  }
+  void compute_strides(IntArrayRef shape, const bool* pending);
   void reorder_dimensions(bool linear);
   void coalesce_dimensions();
   void choose_tiling();
+  void pointers_at(const int64_t* counter, char** ptrs) const;
   int64_t& st(int dim, int arg) { return strides_[dim * ntensors() + arg]; }
 
-  std::vector<Tensor> tensors_;
-  std::vector<char*> data_;
-  int num_outputs_ = 0;
-  std::vector<int64_t> shape_, strides_, perm_;  // strides_: [dim][operand], in bytes
+  // Fixed-size operand arrays and inline dimension buffers: building an iterator for a small
+  // op allocates nothing but its outputs.
+  std::array<Tensor, kMaxOperands> tensors_, originals_;  // originals_[o]: the caller's out
+  std::array<int64_t, kMaxOperands> element_sizes_{};
+  std::array<char*, kMaxOperands> data_{};
+  std::array<bool, kMaxOperands> given_outputs_{};  // outputs the caller passed in
+  int ntensors_ = 0, num_outputs_ = 0;
+  DType common_dtype_ = kFloat;
+  SmallVector<int64_t, 8> shape_, perm_;
+  SmallVector<int64_t, 32> strides_;  // [dim][operand], in bytes
   int64_t numel_ = 0, tile_ = 0;
 };
 
+namespace detail {
+
+// Strides, in elements, for a new tensor of `shape` whose dimensions are laid out in `perm`
+// order, innermost first (what TensorIterator allocates outputs with).
+inline SmallVector<int64_t, 8> strides_from_perm(IntArrayRef shape, IntArrayRef perm) {
+  SmallVector<int64_t, 8> strides(shape.size());
+  int64_t next = 1;
+  for (int64_t d : perm) {
+    strides[d] = next;
+    next *= std::max<int64_t>(shape[d], 1);
+  }
+  return strides;
+}
+
+}  // namespace detail
+
 inline TensorIterator TensorIteratorConfig::build() const {
-  TP_CHECK(!tensors_.empty(), "TensorIterator: no operands");
-  for (const Tensor& t : tensors_) TP_CHECK(t.defined(), "TensorIterator: undefined operand");
+  TP_CHECK(ntensors_ > 0, "TensorIterator: no operands");
+  const int nt = ntensors_;
+  auto is_input_too = [&](int o) {
+    for (int i = num_outputs_; i < nt; ++i)
+      if (tensors_[i].is_same(tensors_[o])) return true;
+    return false;
+  };
   // PyTorch's order of checks: memory overlap, then devices and dtypes, then shapes.
-  for (int o = 0; check_mem_overlap_ && o < num_outputs_; ++o) {
-    detail::assert_no_internal_overlap(tensors_[o]);
-    for (std::size_t i = num_outputs_; i < tensors_.size(); ++i) {
+  for (int o = 0; o < num_outputs_; ++o) {
+    if (!check_mem_overlap_ || !tensors_[o].defined()) continue;
+    if (!is_reduction_) detail::assert_no_internal_overlap(tensors_[o]);
+    for (int i = num_outputs_; i < nt; ++i)
       detail::assert_no_partial_overlap(tensors_[o], tensors_[i]);
+  }
+  // The reference operand: the first input, or the output of an output-only op (fill_).
+  const Tensor& first_input = tensors_[num_outputs_ < nt ? num_outputs_ : 0];
+  TP_CHECK(first_input.defined(), "TensorIterator: an output-only iterator needs its output");
+  const Tensor* first_defined = &first_input;  // devices compare in operand order
+  for (int k = 0; k < nt; ++k) {
+    if (tensors_[k].defined()) {
+      first_defined = &tensors_[k];
+      break;
     }
   }
-  const Tensor& first = tensors_[0];
-  for (const Tensor& t : tensors_) {
-    TP_CHECK(!same_device_ || t.device() == first.device(),
+  for (int k = 0; k < nt; ++k) {
+    const Tensor& t = tensors_[k];
+    if (!t.defined()) continue;
+    TP_CHECK(!same_device_ || t.device() == first_defined->device(),
              "Expected all tensors to be on the same device, but found at least two devices, ",
-             first.device(), " and ", t.device(), "!");
-    TP_CHECK(!same_dtype_ || t.dtype() == first.dtype(), "Found dtype ", t.dtype(),
-             " but expected ", first.dtype());
+             first_defined->device(), " and ", t.device(), "!");
+    TP_CHECK(!same_dtype_ || t.dtype() == first_input.dtype(), "Found dtype ",
+             scalar_type_name(t.dtype()), " but expected ", scalar_type_name(first_input.dtype()));
   }
-  // Outputs take part in broadcasting but cannot grow: they are written where they are.
-  std::vector<int64_t> shape(first.sizes().begin(), first.sizes().end());
-  for (const Tensor& t : tensors_) {
-    if (!(t.sizes() == IntArrayRef(shape))) shape = detail::infer_size(shape, t.sizes());
+  // The common dtype: inputs' result_type, or simply the first input's.
+  DType common = first_input.dtype();
+  if (promote_inputs_) {
+    ResultTypeState state;
+    for (int i = num_outputs_; i < nt; ++i) state = update_result_type_state(tensors_[i], state);
+    common = result_type(state);
+  }
+  if (int_to_float_ && !is_floating_point(common)) common = kDefaultFloatDType;
+
+  // The broadcast shape. Outputs that will be resized do not take part; in-place ones do
+  // (as inputs), so `a.add_(b)` cannot grow `a`.
+  std::array<bool, kMaxOperands> pending{};  // outputs to allocate or resize
+  for (int o = 0; o < num_outputs_; ++o) {
+    // (With no inputs, as in fill_, there is no other shape to resize to.)
+    pending[o] = !tensors_[o].defined() ||
+                 (resize_outputs_ && !is_reduction_ && num_outputs_ < nt && !is_input_too(o));
+  }
+  SmallVector<int64_t, 8> shape;
+  bool have_shape = false;
+  for (int k = 0; k < nt; ++k) {
+    if (pending[k]) continue;
+    const IntArrayRef s = tensors_[k].sizes();
+    if (!have_shape) {
+      shape.assign(s.begin(), s.end());
+      have_shape = true;
+    } else if (!(s == IntArrayRef(shape))) {
+      const std::vector<int64_t> b = detail::infer_size(shape, s);
+      shape.assign(b.data(), b.data() + b.size());
+    }
   }
   for (int o = 0; o < num_outputs_; ++o) {
+    if (pending[o]) {
+      // An out= of the right shape keeps its strides; only a mismatch resizes.
+      if (tensors_[o].defined() && tensors_[o].sizes() == IntArrayRef(shape)) pending[o] = false;
+      continue;
+    }
     TP_CHECK(tensors_[o].sizes() == IntArrayRef(shape), "output with shape ", tensors_[o].sizes(),
              " doesn't match the broadcast shape ", IntArrayRef(shape));
   }
+
   TensorIterator it;
-  it.tensors_ = tensors_;
   it.num_outputs_ = num_outputs_;
-  for (const Tensor& t : tensors_) it.data_.push_back(static_cast<char*>(t.data_ptr()));
-  it.compute_strides(shape);
-  it.reorder_dimensions(linear_);
-  it.coalesce_dimensions();
-  if (!linear_) it.choose_tiling();
+  it.common_dtype_ = common;
+  it.ntensors_ = nt;
+  it.tensors_ = tensors_;
+  for (int o = 0; o < num_outputs_; ++o) it.given_outputs_[o] = tensors_[o].defined();
+  // Inputs in another dtype are converted up front (a 0-d or wrapped one costs nothing much).
+  for (int i = num_outputs_; promote_inputs_ && i < nt; ++i) {
+    if (it.tensors_[i].dtype() != common) it.tensors_[i] = it.tensors_[i].to(common);
+  }
+  if (int_to_float_ && !promote_inputs_) {
+    for (int i = num_outputs_; i < nt; ++i)
+      if (it.tensors_[i].dtype() != common) it.tensors_[i] = it.tensors_[i].to(common);
+  }
+  const DType out_dtype = static_dtype_.value_or(common);
+  for (int o = 0; o < num_outputs_; ++o) {
+    const Tensor& t = tensors_[o];
+    if (!t.defined() || !cast_outputs_ || t.dtype() == out_dtype) continue;
+    TP_CHECK(!safe_casting_ || can_cast(out_dtype, t.dtype()), "result type ",
+             scalar_type_name(out_dtype), " can't be cast to the desired output type ",
+             scalar_type_name(t.dtype()));
+  }
+  for (int k = 0; k < nt; ++k) {
+    it.element_sizes_[k] =
+        pending[k] ? int64_t(itemsize(out_dtype)) : it.tensors_[k].element_size();
+  }
+  // The common case, every existing operand contiguous with the result's shape, is one flat
+  // dimension: no dimension order to find and nothing to coalesce.
+  bool fast = true;
+  for (int k = 0; k < nt && fast; ++k) {
+    fast = pending[k] ||
+           (it.tensors_[k].is_contiguous() && it.tensors_[k].sizes() == IntArrayRef(shape));
+  }
+  if (fast) {
+    int64_t numel = 1;
+    for (int64_t s : shape) numel *= s;
+    it.numel_ = numel;
+    if (!shape.empty()) {  // a 0-d iteration has no dimensions at all
+      it.shape_.assign(1, numel);
+      it.strides_.assign(it.element_sizes_.data(), it.element_sizes_.data() + nt);
+    }
+    it.perm_.resize(shape.size());
+    std::iota(it.perm_.rbegin(), it.perm_.rend(), int64_t{0});
+  } else {
+    // Dimension order from the operands that exist; then outputs are made in that order.
+    it.compute_strides(shape, pending.data());
+    it.reorder_dimensions(linear_);
+  }
+  // Output o's iteration strides, from the strides (in elements) of the tensor it writes.
+  auto set_strides = [&](int o, IntArrayRef strides) {
+    if (fast) {
+      if (!shape.empty()) it.st(0, o) = it.element_sizes_[o];
+      return;
+    }
+    for (int i = 0; i < int(shape.size()); ++i) {
+      const int64_t d = it.perm_[i];
+      it.st(i, o) = shape[d] == 1 ? 0 : strides[d] * it.element_sizes_[o];
+    }
+  };
+  bool any_pending = false;
+  for (int o = 0; o < num_outputs_; ++o) any_pending = any_pending || pending[o];
+  if (any_pending) {
+    // PyTorch's fast setup: when every existing operand has the result's shape and one dense
+    // layout, outputs take exactly that layout; otherwise the dimension order found above.
+    SmallVector<int64_t, 8> strides;
+    for (int k = 0; k < nt && strides.empty(); ++k) {
+      if (pending[k]) continue;
+      const Tensor& t = it.tensors_[k];
+      if (t.sizes() == IntArrayRef(shape) && t.is_non_overlapping_and_dense()) {
+        strides.assign(t.strides().data(), t.strides().data() + t.dim());
+      }
+    }
+    for (int k = 0; k < nt && !strides.empty(); ++k) {
+      if (pending[k]) continue;
+      const Tensor& t = it.tensors_[k];
+      if (!(t.sizes() == IntArrayRef(shape)) || !(t.strides() == IntArrayRef(strides)))
+        strides.clear();
+    }
+    if (strides.empty()) strides = detail::strides_from_perm(shape, it.perm_);
+    for (int o = 0; o < num_outputs_; ++o) {
+      if (!pending[o]) continue;
+      const Tensor& given = tensors_[o];
+      if (given.defined() && given.dtype() == out_dtype) {
+        // Resized outputs take the layout a new one would get (both are dense: same bytes).
+        detail::resize_output(given, shape);
+        given.unsafeGetTensorImpl()->set_sizes_and_strides(shape, strides);
+        it.tensors_[o] = given;
+      } else {
+        if (given.defined()) detail::resize_output(given, shape);  // filled by finish()
+        it.tensors_[o] = empty_strided(shape, strides, TensorOptions().dtype(out_dtype));
+        if (given.defined()) it.originals_[o] = given;
+      }
+      set_strides(o, strides);
+    }
+  }
+  // A given output in the wrong dtype: compute into a temporary of the computation's dtype,
+  // laid out like the given output so that no strides change; finish() converts it back.
+  for (int o = 0; o < num_outputs_; ++o) {
+    const Tensor& t = it.tensors_[o];
+    if (pending[o] || t.dtype() == out_dtype) continue;
+    // Without casting, a promoting op cannot write another dtype; a mixed-dtype kernel (copy)
+    // that promotes nothing reads and writes each operand in its own dtype.
+    TP_CHECK(cast_outputs_ || !promote_inputs_, "Found dtype ", scalar_type_name(t.dtype()),
+             " but expected ", scalar_type_name(out_dtype));
+    if (!cast_outputs_) continue;
+    it.originals_[o] = t;
+    it.tensors_[o] = empty_strided(t.sizes(), detail::strides_from_perm(shape, it.perm_),
+                                   TensorOptions().dtype(out_dtype));
+    it.element_sizes_[o] = int64_t(itemsize(out_dtype));
+    set_strides(o, it.tensors_[o].strides());
+  }
+  for (int k = 0; k < nt; ++k) it.data_[k] = static_cast<char*>(it.tensors_[k].data_ptr());
+  if (!fast) {
+    it.coalesce_dimensions();
+    if (!linear_) it.choose_tiling();
+  }
   return it;
+}
+
+inline void TensorIterator::finish() const {
+  for (int o = 0; o < num_outputs_; ++o) {
+    if (originals_[o].defined()) {
+      detail::copy_impl(originals_[o], tensors_[o]);
+    }
+    if (given_outputs_[o]) output(o).unsafeGetTensorImpl()->bump_version();
+  }
 }
 
 // Right-aligns each operand against the shape; a size-1 or missing dimension is broadcast by a
 // zero stride, so an inner loop never needs to know that broadcasting happened.
-inline void TensorIterator::compute_strides(IntArrayRef shape) {
+inline void TensorIterator::compute_strides(IntArrayRef shape, const bool* pending) {
   const int nd = int(shape.size()), nt = ntensors();
   shape_.assign(shape.begin(), shape.end());
   strides_.assign(nd * nt, 0);
   numel_ = 1;
   for (int64_t s : shape_) numel_ *= s;
   for (int k = 0; k < nt; ++k) {
+    if (pending[k]) continue;  // made later, in the order the others decide
     const Tensor& t = tensors_[k];
     for (int d = 0, off = nd - int(t.dim()); d < int(t.dim()); ++d) {
       const bool broadcast = t.sizes()[d] == 1 && shape[d + off] != 1;
@@ -282,7 +583,8 @@ inline void TensorIterator::reorder_dimensions(bool linear) {
       if (c > 0) std::swap(perm_[d0], perm_[d1]), d1 = d0;
     }
   }
-  std::vector<int64_t> shape(nd), strides(strides_.size());
+  SmallVector<int64_t, 8> shape(nd);
+  SmallVector<int64_t, 32> strides(strides_.size());
   for (int i = 0; i < nd; ++i) {
     shape[i] = shape_[perm_[i]];
     std::copy_n(strides_.begin() + perm_[i] * nt, nt, strides.begin() + i * nt);
@@ -345,51 +647,104 @@ inline void TensorIterator::choose_tiling() {
   }
 }
 
-template <class Loop>
-void TensorIterator::for_each(Loop&& loop) const {
-  if (numel_ == 0) return;
+// The address of every operand's element at the iteration multi-index `counter`.
+inline void TensorIterator::pointers_at(const int64_t* counter, char** ptrs) const {
+  for (int k = 0; k < ntensors(); ++k) {
+    char* p = data_[k];
+    for (int d = 0; d < ndim(); ++d) p += counter[d] * stride(k, d);
+    ptrs[k] = p;
+  }
+}
+
+// Walks [begin, end) as a few 2-d blocks: a partial row up to the next row start, then as many
+// whole rows of dimension 0 as dimension 1 allows, and so on. Pointers are recomputed from the
+// linear position at each block (a few divisions per row at worst), which is what lets a
+// thread start anywhere.
+inline void TensorIterator::serial_for_each_2d(loop2d_t loop, int64_t begin, int64_t end) const {
+  if (begin >= end) return;
   const int nt = ntensors(), nd = ndim();
-  // Dimensions 0 and 1 go to the loop (as size-1 dims if missing); the rest are counted here.
-  const int64_t n0 = nd > 0 ? shape_[0] : 1, n1 = nd > 1 ? shape_[1] : 1;
-  std::vector<int64_t> s2(2 * nt, 0);
+  int64_t s2[2 * kMaxOperands];
   for (int k = 0; k < nt; ++k) {
     s2[k] = nd > 0 ? stride(k, 0) : 0;
     s2[nt + k] = nd > 1 ? stride(k, 1) : 0;
   }
-  std::vector<char*> base(data_), ptrs(nt);
-  auto block = [&](int64_t i0, int64_t j0, int64_t m0, int64_t m1) {
-    for (int k = 0; k < nt; ++k) ptrs[k] = base[k] + i0 * s2[k] + j0 * s2[nt + k];
-    if constexpr (std::is_invocable_v<Loop&, char**, const int64_t*, int64_t, int64_t>) {
-      loop(ptrs.data(), s2.data(), m0, m1);
+  char* ptrs[kMaxOperands];
+  if (nd == 0) {  // one element
+    for (int k = 0; k < nt; ++k) ptrs[k] = data_[k];
+    loop(ptrs, s2, 1, 1);
+    return;
+  }
+  int64_t small[16];
+  std::vector<int64_t> large(nd > 16 ? nd : 0);
+  int64_t* counter = nd > 16 ? large.data() : small;
+  const int64_t n0 = shape_[0], n1 = nd > 1 ? shape_[1] : 1;
+  for (int64_t pos = begin; pos < end;) {
+    int64_t rem = pos;
+    for (int d = 0; d < nd; ++d) {
+      counter[d] = rem % shape_[d];
+      rem /= shape_[d];
+    }
+    pointers_at(counter, ptrs);
+    const int64_t left = end - pos;
+    if (counter[0] != 0 || left < n0) {
+      const int64_t m = std::min(n0 - counter[0], left);
+      loop(ptrs, s2, m, 1);
+      pos += m;
     } else {
-      for (int64_t j = 0; j < m1; ++j) {  // PyTorch's loop_2d_from_1d
-        if (j > 0)
-          for (int k = 0; k < nt; ++k) ptrs[k] += s2[nt + k];
-        loop(ptrs.data(), s2.data(), m0);
-      }
+      const int64_t rows = std::min(left / n0, n1 - (nd > 1 ? counter[1] : 0));
+      loop(ptrs, s2, n0, rows);
+      pos += rows * n0;
     }
-  };
-  std::vector<int64_t> counter(std::max(nd, 2), 0);
-  for (;;) {
-    if (tile_ > 0) {
-      for (int64_t j0 = 0; j0 < n1; j0 += tile_) {
-        for (int64_t i0 = 0; i0 < n0; i0 += tile_) {
-          block(i0, j0, std::min(tile_, n0 - i0), std::min(tile_, n1 - j0));
-        }
-      }
-    } else {
-      block(0, 0, n0, n1);
-    }
-    // Odometer over dimensions >= 2, moving the base pointers incrementally.
-    int d = 2;
-    for (; d < nd; ++d) {
-      for (int k = 0; k < nt; ++k) base[k] += stride(k, d);
-      if (++counter[d] < shape_[d]) break;
-      for (int k = 0; k < nt; ++k) base[k] -= shape_[d] * stride(k, d);
-      counter[d] = 0;
-    }
-    if (d >= nd) return;
   }
 }
 
+// Untiled: contiguous chunks of the linear range, one per task (parallel_for's partition, so
+// the split depends only on the size and the thread count). Tiled: tasks are strips of tiles
+// (one tile of dimension 1 by all of dimension 0), walked tile by tile.
+inline void TensorIterator::for_each_2d(loop2d_t loop, int64_t grain_size) const {
+  if (numel_ == 0) return;
+  if (tile_ == 0) {
+    parallel_for(0, numel_, grain_size,
+                 [&](int64_t b, int64_t e) { serial_for_each_2d(loop, b, e); });
+    return;
+  }
+  const int nt = ntensors(), nd = ndim();
+  const int64_t n0 = shape_[0], n1 = shape_[1];
+  const int64_t tiles0 = divup(n0, tile_), tiles1 = divup(n1, tile_);
+  const int64_t strips = numel_ / (n0 * n1) * tiles1;
+  int64_t s2[2 * kMaxOperands];
+  for (int k = 0; k < nt; ++k) s2[k] = stride(k, 0), s2[nt + k] = stride(k, 1);
+  const int64_t strip_grain = std::max<int64_t>(1, grain_size / (n0 * tile_));
+  parallel_for(0, strips, strip_grain, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> counter(nd, 0);
+    char* ptrs[kMaxOperands];
+    for (int64_t u = b; u < e; ++u) {
+      int64_t rem = u / tiles1;
+      counter[1] = (u % tiles1) * tile_;
+      for (int d = 2; d < nd; ++d) {
+        counter[d] = rem % shape_[d];
+        rem /= shape_[d];
+      }
+      for (int64_t t0 = 0; t0 < tiles0; ++t0) {
+        counter[0] = t0 * tile_;
+        pointers_at(counter.data(), ptrs);
+        loop(ptrs, s2, std::min(tile_, n0 - counter[0]), std::min(tile_, n1 - counter[1]));
+      }
+    }
+  });
+}
+
+inline void TensorIterator::narrow(int dim, int64_t start, int64_t size) {
+  TP_CHECK(dim >= 0 && dim < ndim() && start >= 0 && size >= 0 && start + size <= shape_[dim],
+           "TensorIterator::narrow: [", start, ", ", start + size, ") is outside dimension ", dim,
+           " of size ", dim < ndim() && dim >= 0 ? shape_[dim] : 0);
+  for (int k = 0; k < ntensors(); ++k) data_[k] += start * stride(k, dim);
+  shape_[dim] = size;
+  numel_ = 1;
+  for (int64_t s : shape_) numel_ *= s;
+}
+
 }  // namespace tensorplay
+
+// finish() converts through copy_; copy.hpp in turn is built on this engine.
+#include <tensorplay/ops/copy.hpp>
