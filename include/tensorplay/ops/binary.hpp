@@ -197,103 +197,18 @@ inline T scalar_as(const Scalar& s) {
   return convert<T>(s.to<int64_t>());
 }
 
-// ---- row loops ------------------------------------------------------------------------------
-// PyTorch's basic_loop with its vectorised special cases: every operand contiguous, or (two
-// inputs) one input a broadcast scalar, stride 0 (`t * 2`, row broadcasts). With typed pointers
-// and unit steps the compiler vectorises them (checked with -fopt-info-vec at -O3
-// -march=x86-64-v3). Each loop is reached through a plain function pointer, RowFn, with the op
-// behind a `const void*`: the thread split and the iterator walk are then instantiated once for
-// every kernel here, and only these small loops once per (op, dtype). Hundreds of such pairs
-// exist, and their weight is paid by every translation unit that includes the umbrella header.
-using RowFn = void (*)(const void* op, char** data, const int64_t* strides, int64_t n);
-
-template <class Out, class In, class Op>
-void unary_row(const void* opp, char** data, const int64_t* strides, int64_t n) {
-  const Op& op = *static_cast<const Op*>(opp);
-  using M = opmath_t<In>;
-  if (strides[0] == int64_t(sizeof(Out)) && strides[1] == int64_t(sizeof(In))) {
-    Out* out = reinterpret_cast<Out*>(data[0]);
-    const In* a = reinterpret_cast<const In*>(data[1]);
-    for (int64_t i = 0; i < n; ++i) out[i] = convert<Out>(op(M(a[i])));
-  } else {
-    for (int64_t i = 0; i < n; ++i) {
-      *reinterpret_cast<Out*>(data[0] + i * strides[0]) =
-          convert<Out>(op(M(*reinterpret_cast<const In*>(data[1] + i * strides[1]))));
-    }
-  }
-}
-
-template <class Out, class In, class Op>
-void binary_row(const void* opp, char** data, const int64_t* strides, int64_t n) {
-  const Op& op = *static_cast<const Op*>(opp);
-  using M = opmath_t<In>;
-  constexpr int64_t so = sizeof(Out), si = sizeof(In);
-  if (strides[0] == so && strides[1] == si && strides[2] == si) {
-    Out* out = reinterpret_cast<Out*>(data[0]);
-    const In* a = reinterpret_cast<const In*>(data[1]);
-    const In* b = reinterpret_cast<const In*>(data[2]);
-    for (int64_t i = 0; i < n; ++i) out[i] = convert<Out>(op(M(a[i]), M(b[i])));
-  } else if (strides[0] == so && strides[1] == si && strides[2] == 0) {
-    Out* out = reinterpret_cast<Out*>(data[0]);
-    const In* a = reinterpret_cast<const In*>(data[1]);
-    const M b = M(*reinterpret_cast<const In*>(data[2]));
-    for (int64_t i = 0; i < n; ++i) out[i] = convert<Out>(op(M(a[i]), b));
-  } else if (strides[0] == so && strides[1] == 0 && strides[2] == si) {
-    Out* out = reinterpret_cast<Out*>(data[0]);
-    const M a = M(*reinterpret_cast<const In*>(data[1]));
-    const In* b = reinterpret_cast<const In*>(data[2]);
-    for (int64_t i = 0; i < n; ++i) out[i] = convert<Out>(op(a, M(b[i])));
-  } else {
-    for (int64_t i = 0; i < n; ++i) {
-      *reinterpret_cast<Out*>(data[0] + i * strides[0]) =
-          convert<Out>(op(M(*reinterpret_cast<const In*>(data[1] + i * strides[1])),
-                          M(*reinterpret_cast<const In*>(data[2] + i * strides[2]))));
-    }
-  }
-}
-
-// Three inputs, the first of type In0 (where's condition, or In), the other two of type In.
-template <class Out, class In0, class In, class Op>
-void ternary_row(const void* opp, char** data, const int64_t* strides, int64_t n) {
-  const Op& op = *static_cast<const Op*>(opp);
-  using M0 = opmath_t<In0>;
-  using M = opmath_t<In>;
-  if (strides[0] == int64_t(sizeof(Out)) && strides[1] == int64_t(sizeof(In0)) &&
-      strides[2] == int64_t(sizeof(In)) && strides[3] == int64_t(sizeof(In))) {
-    Out* out = reinterpret_cast<Out*>(data[0]);
-    const In0* a = reinterpret_cast<const In0*>(data[1]);
-    const In* b = reinterpret_cast<const In*>(data[2]);
-    const In* c = reinterpret_cast<const In*>(data[3]);
-    for (int64_t i = 0; i < n; ++i) out[i] = convert<Out>(op(M0(a[i]), M(b[i]), M(c[i])));
-  } else {
-    for (int64_t i = 0; i < n; ++i) {
-      *reinterpret_cast<Out*>(data[0] + i * strides[0]) =
-          convert<Out>(op(M0(*reinterpret_cast<const In0*>(data[1] + i * strides[1])),
-                          M(*reinterpret_cast<const In*>(data[2] + i * strides[2])),
-                          M(*reinterpret_cast<const In*>(data[3] + i * strides[3]))));
-    }
-  }
-}
-
-// Runs a row kernel over the iterator (threads as for_each decides) and finishes it.
-template <class = void>
-void run_rows(const TensorIterator& iter, RowFn fn, const void* op) {
-  iter.for_each(
-      [fn, op](char** data, const int64_t* strides, int64_t n) { fn(op, data, strides, n); });
-  iter.finish();
-}
-
+// The engine's row loops (ops/loops.hpp) for one, two and three inputs.
 template <class Out, class In, class Op>
 void run_unary(const TensorIterator& iter, const Op& op) {
-  run_rows(iter, &unary_row<Out, In, Op>, &op);
+  elementwise<Out, In>(iter, op);
 }
 template <class Out, class In, class Op>
 void run_binary(const TensorIterator& iter, const Op& op) {
-  run_rows(iter, &binary_row<Out, In, Op>, &op);
+  elementwise<Out, In, In>(iter, op);
 }
 template <class Out, class In0, class In, class Op>
 void run_ternary(const TensorIterator& iter, const Op& op) {
-  run_rows(iter, &ternary_row<Out, In0, In, Op>, &op);
+  elementwise<Out, In0, In, In>(iter, op);
 }
 
 // ---- BinaryPlan: how one binary elementwise call runs --------------------------------------
@@ -359,7 +274,8 @@ class BinaryPlan {
   void run(const Op& op) {
     In s{};
     if (fast_ && has_scalar_) s = scalar_as<In>(scalar_);
-    run_erased(&binary_row<Out, In, Op>, &op, int64_t(sizeof(Out)), int64_t(sizeof(In)), &s);
+    run_erased(&detail::elementwise_row<Op, Out, In, In>, &op, int64_t(sizeof(Out)),
+               int64_t(sizeof(In)), &s);
   }
 
   // The allocated result, moved out; an undefined tensor when the caller gave the output (the
@@ -370,8 +286,9 @@ class BinaryPlan {
   }
 
  private:
-  void run_erased(RowFn fn, const void* op, int64_t out_size, int64_t in_size, const void* scalar) {
-    if (!fast_) return run_rows(*iter_, fn, op);
+  void run_erased(detail::RowFn fn, const void* op, int64_t out_size, int64_t in_size,
+                  const void* scalar) {
+    if (!fast_) return detail::run_rows(*iter_, fn, op);
     const Tensor& result = inplace_ ? *a_ : result_;
     char* out = static_cast<char*>(result.data_ptr());
     char* a = static_cast<char*>(a_->data_ptr());

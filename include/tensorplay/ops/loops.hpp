@@ -7,7 +7,7 @@
 // called with each input's compute type (opmath_t: float for Half and BFloat16, else the type
 // itself) and its result is converted to the output's storage type once, by convert<> (so a
 // Half op computes in float and rounds once). Three row shapes get their own plain loops that
-// the compiler vectorises: every operand contiguous, and (for two or three inputs) every
+// the compiler vectorises: every operand contiguous, and (for two inputs) every
 // operand contiguous but one input broadcast (stride 0, loaded once: `t * 2`, row broadcasts).
 // Anything else takes the strided loop. The iterator's thread split and tiling apply as usual.
 #pragma once
@@ -70,13 +70,13 @@ inline void strided_row(char** data, const int64_t* strides, int64_t n, const Op
 }
 
 template <class Out, class... In, class Op>
-inline void elementwise_row(char** data, const int64_t* strides, int64_t n, const Op& op) {
+inline void elementwise_row_impl(char** data, const int64_t* strides, int64_t n, const Op& op) {
   using Seq = std::index_sequence_for<In...>;
   constexpr int N = int(sizeof...(In));
   if (is_inner_contiguous<Out, In...>(strides)) {
     return contiguous_row<-1, Out, In...>(data, n, op, Seq{});
   }
-  if constexpr (N >= 2) {
+  if constexpr (N == 2) {
     // One broadcast input, everything else contiguous.
     bool done = false;
     [&]<std::size_t... S>(std::index_sequence<S...>) {
@@ -96,6 +96,25 @@ inline void elementwise_row(char** data, const int64_t* strides, int64_t n, cons
   strided_row<Out, In...>(data, strides, n, op, Seq{});
 }
 
+// One row through a plain function pointer with the op behind a `const void*`: the iterator
+// walk and the thread split are instantiated once for every kernel, and only this row once per
+// (op, dtypes). Hundreds of such pairs exist in the ops headers; each including file pays for
+// what it instantiates.
+using RowFn = void (*)(const void* op, char** data, const int64_t* strides, int64_t n);
+
+template <class Op, class Out, class... In>
+void elementwise_row(const void* op, char** data, const int64_t* strides, int64_t n) {
+  elementwise_row_impl<Out, In...>(data, strides, n, *static_cast<const Op*>(op));
+}
+
+// Runs a row kernel over the iterator (threads as for_each decides) and finishes it.
+template <class = void>
+void run_rows(const TensorIterator& iter, RowFn fn, const void* op) {
+  iter.for_each(
+      [fn, op](char** data, const int64_t* strides, int64_t n) { fn(op, data, strides, n); });
+  iter.finish();
+}
+
 }  // namespace detail
 
 // Runs `op` over every element of `iter` (outputs: one) and finishes the iterator (converted
@@ -104,10 +123,7 @@ template <class Out, class... In, class Op>
 void elementwise(const TensorIterator& iter, const Op& op) {
   TP_CHECK(iter.noutputs() == 1 && iter.ninputs() == int(sizeof...(In)),
            "elementwise: operand count mismatch");
-  iter.for_each([&op](char** data, const int64_t* strides, int64_t n) {
-    detail::elementwise_row<Out, In...>(data, strides, n, op);
-  });
-  iter.finish();
+  detail::run_rows(iter, &detail::elementwise_row<Op, Out, In...>, &op);
 }
 
 }  // namespace tensorplay
