@@ -5,16 +5,17 @@
 #include <tensorplay/config.hpp>
 
 #include <tensorplay/core/allocator.hpp>
-#include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/array_ref.hpp>
+#include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/caching_allocator.hpp>
 #include <tensorplay/core/data_ptr.hpp>
 #include <tensorplay/core/device.hpp>
 #include <tensorplay/core/device_policy.hpp>
 #include <tensorplay/core/dtype.hpp>
 #include <tensorplay/core/empty.hpp>
-#include <tensorplay/core/function_ref.hpp>
 #include <tensorplay/core/error.hpp>
+#include <tensorplay/core/function_ref.hpp>
+#include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/half.hpp>
 #include <tensorplay/core/inference_mode.hpp>
 #include <tensorplay/core/intrusive_ptr.hpp>
@@ -52,3 +53,15 @@
 #include <tensorplay/ops/tensor_iterator.hpp>
 #include <tensorplay/ops/unary.hpp>
 #include <tensorplay/ops/views.hpp>
+
+#include <tensorplay/autograd/engine.hpp>
+#include <tensorplay/autograd/functions/basic.hpp>
+#include <tensorplay/autograd/functions/linalg.hpp>
+#include <tensorplay/autograd/functions/pointwise.hpp>
+#include <tensorplay/autograd/functions/reduce.hpp>
+#include <tensorplay/autograd/functions/views.hpp>
+#include <tensorplay/autograd/gradcheck.hpp>
+#include <tensorplay/autograd/node.hpp>
+#include <tensorplay/autograd/record.hpp>
+#include <tensorplay/autograd/saved_variable.hpp>
+#include <tensorplay/autograd/variable.hpp>

@@ -1,34 +1,73 @@
 // AutogradMeta: the autograd state behind TensorImpl::autograd_meta_, created only for tensors
 // that need it (a tensor that never requires grad pays one null shared_ptr).
 //
-// Today it holds whether a leaf requires grad, which factories (TensorOptions::requires_grad)
-// and requires_grad_() set and the printer reports; the autograd layer extends it with the
-// gradient, grad_fn, output number and view tracking. It sits in core, not autograd/, because
-// every factory must be able to create it: core and ops headers then work without the
-// autograd layer (no hook to register). Copying a TensorImpl never carries it.
+// It holds what PyTorch's AutogradMeta and DifferentiableViewMeta hold: whether a leaf requires
+// grad, its accumulated gradient, the node that produced the tensor (grad_fn) and which of that
+// node's outputs it is, whether a non-leaf retains its gradient, hooks on a leaf, and for a view
+// of a tensor that requires grad, the base it aliases. It sits in core because every factory
+// must be able to create it; the graph types it points to (autograd/node.hpp) are only declared
+// here. Copying a TensorImpl never carries it (the spec's copy constructor).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/tensor.hpp>
 
 namespace tensorplay {
 
+namespace autograd {
+struct Node;
+}  // namespace autograd
+
 struct AutogradMeta final : AutogradMetaInterface {
-  bool requires_grad_ = false;
-  bool requires_grad() const override { return requires_grad_; }
+  Tensor grad_;                                     // the accumulated gradient (.grad)
+  std::shared_ptr<autograd::Node> grad_fn_;         // null for leaves
+  std::weak_ptr<autograd::Node> grad_accumulator_;  // a leaf's AccumulateGrad, made lazily
+  std::vector<std::function<Tensor(const Tensor&)>> leaf_hooks_;  // run before accumulation
+  uint32_t output_nr_ = 0;
+  bool requires_grad_ = false;  // a leaf's flag; a non-leaf requires grad through grad_fn_
+  bool retains_grad_ = false;
+  // Differentiable views (PyTorch's DifferentiableViewMeta): the root base, and the base's
+  // version when grad_fn_ was last computed (an in-place op through another view of the same
+  // base moves it; grad_fn() then regenerates this view's node from the base's history).
+  bool is_view_ = false;
+  Tensor base_;
+  uint32_t attr_version_ = 0;
+
+  bool requires_grad() const override { return requires_grad_ || grad_fn_ != nullptr; }
 };
+
+namespace detail {
+inline AutogradMeta* autograd_meta(const TensorImpl* impl) noexcept {
+  return static_cast<AutogradMeta*>(impl->autograd_meta().get());
+}
+inline AutogradMeta& materialize_autograd_meta(TensorImpl* impl) {
+  if (!impl->autograd_meta()) impl->set_autograd_meta(std::make_shared<AutogradMeta>());
+  return *autograd_meta(impl);
+}
+}  // namespace detail
 
 inline const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   TensorImpl* self = impl("requires_grad_");
   TP_CHECK(!requires_grad || tensorplay::is_floating_point(self->dtype()),
            "only Tensors of floating point dtype can require gradients");
-  if (!self->autograd_meta()) {
-    if (!requires_grad) return *this;
-    self->set_autograd_meta(std::make_shared<AutogradMeta>());
+  AutogradMeta* meta = detail::autograd_meta(self);
+  if (meta && meta->grad_fn_) {
+    TP_CHECK(requires_grad,
+             "you can only change requires_grad flags of leaf variables. If you want to use a "
+             "computed variable in a subgraph that doesn't require differentiation use "
+             "var_no_grad = var.detach().");
+    return *this;  // a non-leaf already requires grad
   }
-  static_cast<AutogradMeta&>(*self->autograd_meta()).requires_grad_ = requires_grad;
+  if (!meta) {
+    if (!requires_grad) return *this;
+    meta = &detail::materialize_autograd_meta(self);
+  }
+  meta->requires_grad_ = requires_grad;
   return *this;
 }
 
@@ -36,8 +75,7 @@ namespace detail {
 // The last step of the allocating factories (empty, empty_strided, from_blob), which every other
 // factory goes through: options.requires_grad() makes the new tensor a leaf that requires grad
 // (PyTorch's message for other dtypes). Factories that fill after allocating do so before the
-// tensor escapes; once autograd refuses in-place writes to such leaves, they fill under a
-// no-grad guard as PyTorch's do.
+// tensor escapes, so the leaf rule for in-place writes never sees them.
 inline Tensor finish_factory(Tensor t, const TensorOptions& options) {
   if (options.requires_grad()) {
     TP_CHECK(tensorplay::is_floating_point(t.dtype()),

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -19,6 +20,9 @@ namespace tensorplay {
 namespace indexing {
 class TensorIndex;
 }  // namespace indexing
+namespace autograd {
+struct Node;
+}  // namespace autograd
 
 class Tensor {
  public:
@@ -91,6 +95,30 @@ class Tensor {
   bool requires_grad() const { return impl("requires_grad")->requires_grad(); }
   // Marks a floating-point tensor as a leaf that autograd records (core/autograd_meta.hpp).
   const Tensor& requires_grad_(bool requires_grad = true) const;
+
+  // ---- autograd (autograd/variable.hpp, autograd/engine.hpp) --------------------------------
+  // The accumulated gradient of a leaf (or of a tensor that retains its gradient); undefined
+  // until a backward pass reaches it.
+  const Tensor& grad() const;
+  Tensor& mutable_grad() const;
+  // The node that produced this tensor; null for leaves.
+  template <class = void>
+  const std::shared_ptr<autograd::Node>& grad_fn() const;
+  bool is_leaf() const;
+  int64_t output_nr() const;
+  // The tensor a differentiable view aliases; undefined for non-views.
+  const Tensor& _base() const;
+  template <class = void>
+  void retain_grad() const;
+  bool retains_grad() const;
+  // hook(grad) -> Tensor (a replacement) or void, called when this tensor's gradient is computed.
+  template <class F>
+  unsigned register_hook(F&& hook) const;
+  // Accumulates d(this)/d(leaf) * gradient into every leaf's .grad. `gradient` may be omitted
+  // only for a tensor of one element. retain_graph defaults to create_graph.
+  template <class = void>
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
   bool is_same(const Tensor& other) const noexcept { return impl_ == other.impl_; }
   std::size_t use_count() const noexcept { return impl_.use_count(); }
   std::size_t weak_use_count() const noexcept { return impl_.weak_use_count(); }
@@ -109,76 +137,132 @@ class Tensor {
   // the helpers that dispatch follow the same rule.
 
   // ---- views: one as_strided, everything else is offset/stride arithmetic (ops/views.hpp) ----
+  template <class = void>
   Tensor as_strided(IntArrayRef size, IntArrayRef stride,
                     std::optional<int64_t> storage_offset = std::nullopt) const;
+  template <class = void>
   const Tensor& as_strided_(IntArrayRef size, IntArrayRef stride,
                             std::optional<int64_t> storage_offset = std::nullopt) const;
+  template <class = void>
   Tensor select(int64_t dim, int64_t index) const;
+  template <class = void>
   Tensor operator[](int64_t index) const;
+  template <class = void>
   Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  template <class = void>
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  template <class = void>
   Tensor view(IntArrayRef size) const;
+  template <class = void>
   Tensor view(DType dtype) const;
+  template <class = void>
   Tensor view_as(const Tensor& other) const;
+  template <class = void>
   Tensor reshape(IntArrayRef shape) const;
+  template <class = void>
   Tensor reshape_as(const Tensor& other) const;
+  template <class = void>
   Tensor transpose(int64_t dim0, int64_t dim1) const;
+  template <class = void>
   const Tensor& transpose_(int64_t dim0, int64_t dim1) const;
+  template <class = void>
   Tensor swapdims(int64_t dim0, int64_t dim1) const;
+  template <class = void>
   Tensor swapaxes(int64_t dim0, int64_t dim1) const;
+  template <class = void>
   Tensor t() const;
+  template <class = void>
   const Tensor& t_() const;
+  template <class = void>
   Tensor mT() const;
+  template <class = void>
   Tensor permute(IntArrayRef dims) const;
+  template <class = void>
   Tensor expand(IntArrayRef size, bool implicit = false) const;
+  template <class = void>
   Tensor expand_as(const Tensor& other) const;
+  template <class = void>
   Tensor squeeze() const;
+  template <class = void>
   Tensor squeeze(int64_t dim) const;
+  template <class = void>
   Tensor squeeze(IntArrayRef dims) const;
+  template <class = void>
   const Tensor& squeeze_() const;
+  template <class = void>
   const Tensor& squeeze_(int64_t dim) const;
+  template <class = void>
   Tensor unsqueeze(int64_t dim) const;
+  template <class = void>
   const Tensor& unsqueeze_(int64_t dim) const;
+  template <class = void>
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  template <class = void>
   Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
+  template <class = void>
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  template <class = void>
   std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  template <class = void>
   std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
+  template <class = void>
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  template <class = void>
   std::vector<Tensor> unbind(int64_t dim = 0) const;
+  template <class = void>
   Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  template <class = void>
   Tensor unfold(int64_t dimension, int64_t size, int64_t step) const;
+  template <class = void>
   Tensor movedim(IntArrayRef source, IntArrayRef destination) const;
+  template <class = void>
   Tensor movedim(int64_t source, int64_t destination) const;
+  template <class = void>
   Tensor moveaxis(IntArrayRef source, IntArrayRef destination) const;
+  template <class = void>
   Tensor moveaxis(int64_t source, int64_t destination) const;
+  template <class = void>
   Tensor alias() const;
   // A new TensorImpl on the same storage, sharing the version counter, with no history.
   Tensor detach() const;
   Tensor& detach_();
 
   // ---- indexing (ops/indexing.hpp) ----------------------------------------------------------
+  template <class = void>
   Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  template <class = void>
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  template <class = void>
   const Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs) const;
+  template <class = void>
   const Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& v) const;
+  template <class = void>
   const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
                            const Tensor& rhs) const;
+  template <class = void>
   const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
                            const Scalar& v) const;
 
   // ---- copies (ops/copy.hpp) ----------------------------------------------------------------
+  template <class = void>
   const Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
+  template <class = void>
   Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  template <class = void>
   Tensor contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
+  template <class = void>
   Tensor to(DType dtype, bool non_blocking = false, bool copy = false,
             std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  template <class = void>
   Tensor to(Device device, DType dtype, bool non_blocking = false, bool copy = false,
             std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  template <class = void>
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false,
             std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  template <class = void>
   const Tensor& fill_(const Scalar& value) const;
+  template <class = void>
   const Tensor& zero_() const;
   Scalar item() const;
   template <class T>
@@ -693,6 +777,9 @@ class Tensor {
   template <class = void>
   Tensor sum(IntArrayRef dim, bool keepdim = false,
              std::optional<DType> dtype = std::nullopt) const;
+  // Sums this tensor down to `size`, which must be expandable to its shape (libtorch's).
+  template <class = void>
+  Tensor sum_to_size(IntArrayRef size) const;
   template <class = void>
   Tensor mean(std::optional<DType> dtype = std::nullopt) const;
   template <class = void>

@@ -21,6 +21,9 @@
 #include <optional>
 #include <utility>
 
+#include <tensorplay/autograd/functions/views.hpp>
+#include <tensorplay/autograd/record.hpp>
+#include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/device_policy.hpp>
 #include <tensorplay/core/inference_mode.hpp>
 #include <tensorplay/core/tensor.hpp>
@@ -117,8 +120,9 @@ inline void check_not_sparse(const TensorImpl& self, const char* op) {
 // `dtype` differs from the base's only for view(DType); `is_view` is false only there too,
 // where PyTorch makes a non-differentiable view (shared bytes and version, but _is_view() is
 // false, as autograd cannot flow between dtypes).
-inline Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride,
-                         int64_t offset, DType dtype, bool is_view = true) {
+template <class = void>
+Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride, int64_t offset,
+                  DType dtype, bool is_view = true) {
   check_not_sparse(base, "as_strided");
   check_strided_geometry(size, stride, offset, itemsize(dtype), base.storage());
 
@@ -171,41 +175,84 @@ inline void set_strided(TensorImpl& self, IntArrayRef size, IntArrayRef stride, 
   self.set_storage_offset(offset);
 }
 
-}  // namespace detail
-
-inline Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
-                                 std::optional<int64_t> storage_offset) const {
-  const TensorImpl* self = impl("as_strided");
-  return detail::make_alias(*self, size, stride, storage_offset.value_or(self->storage_offset()),
-                            self->dtype());
+// ---- The funnel every view op ends in ---------------------------------------------------------
+// The alias, and its autograd history: when `self` requires grad (and grad mode is on) the view
+// records a node named after the op (SelectBackward0, ...) whose function, made by
+// `make_backward()` only then, maps the view's gradient to self's (autograd/functions/views.hpp).
+// No view op builds its result any other way, so none can forget the history.
+template <class MakeBackward>
+Tensor view_op(const Tensor& self, IntArrayRef size, IntArrayRef stride, int64_t offset,
+               const char* name, MakeBackward&& make_backward) {
+  const TensorImpl& base = *self.unsafeGetTensorImpl();
+  Tensor view = make_alias(base, size, stride, offset, base.dtype());
+  if (autograd::detail::records_view(self)) {
+    autograd::detail::record_view(view, self, name, make_backward());
+  }
+  return view;
 }
 
-// In-place view ops are in-place ops: PyTorch bumps the version for each (t_() included).
-inline const Tensor& Tensor::as_strided_(IntArrayRef size, IntArrayRef stride,
-                                         std::optional<int64_t> storage_offset) const {
+// A view with self's own geometry (transpose(d, d), squeeze of a dim that is not 1, alias).
+template <class = void>
+Tensor same_view(const Tensor& self, const char* name) {
+  const TensorImpl& s = *self.unsafeGetTensorImpl();
+  return view_op(self, s.sizes(), s.strides(), s.storage_offset(), name,
+                 [] { return autograd::detail::ViewFn([](const Tensor& g) { return g; }); });
+}
+
+}  // namespace detail
+
+template <class>
+Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
+                          std::optional<int64_t> storage_offset) const {
+  const TensorImpl* self = impl("as_strided");
+  const int64_t offset = storage_offset.value_or(self->storage_offset());
+  return detail::view_op(*this, size, stride, offset, "AsStridedBackward0", [&] {
+    return autograd::detail::as_strided_grad(*this, size, stride, offset);
+  });
+}
+
+// In-place view ops are in-place ops: PyTorch bumps the version for each (t_() included), and
+// refuses them on leaves that require grad.
+template <class>
+const Tensor& Tensor::as_strided_(IntArrayRef size, IntArrayRef stride,
+                                  std::optional<int64_t> storage_offset) const {
   TensorImpl* self = impl("as_strided_");
-  detail::set_strided(*self, size, stride, storage_offset.value_or(self->storage_offset()));
+  const int64_t offset = storage_offset.value_or(self->storage_offset());
+  auto node = autograd::detail::begin_inplace_view(*this, "AsStridedBackward1", [&] {
+    return autograd::detail::as_strided_grad(*this, size, stride, offset);
+  });
+  detail::set_strided(*self, size, stride, offset);
   self->bump_version();
+  autograd::detail::end_inplace_view(*this, node);
   return *this;
 }
 
-// A view of the whole tensor, same geometry (what transpose(d, d) and movedim of a 0-d return).
-inline Tensor Tensor::alias() const {
-  const TensorImpl* self = impl("alias");
-  return as_strided(self->sizes(), self->strides(), self->storage_offset());
+// A view of the whole tensor, same geometry (what movedim of a 0-d returns).
+template <class>
+Tensor Tensor::alias() const {
+  impl("alias");
+  return detail::same_view(*this, "AliasBackward0");
 }
 
 // Not a view in PyTorch's sense (_is_view() is false): a new TensorImpl on the same bytes and
 // version counter, with no autograd history.
 inline Tensor Tensor::detach() const { return Tensor(impl("detach")->shallow_copy_and_detach()); }
 
-// Drops the autograd history of this very tensor. A view's history is tied to its base, so
-// PyTorch refuses to cut it in place.
+// Drops the autograd history of this very tensor: no grad_fn, no longer requiring grad; an
+// accumulated .grad stays, as in PyTorch. A view's history is tied to its base, so PyTorch
+// refuses to cut it in place.
 inline Tensor& Tensor::detach_() {
   TensorImpl* self = impl("detach_");
   TP_CHECK(!self->is_view(), "Can't detach views in-place. Use detach() instead.");
-  self->set_autograd_meta(nullptr);
+  if (AutogradMeta* m = detail::autograd_meta(self)) {
+    m->grad_fn_.reset();
+    m->requires_grad_ = false;
+    m->output_nr_ = 0;
+  }
   return *this;
 }
 
 }  // namespace tensorplay
+
+// View gradients scatter into zeros (zero_, copy_). Included last: copy.hpp includes this file.
+#include <tensorplay/ops/copy.hpp>

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <tensorplay/autograd/functions/pointwise.hpp>
 #include <tensorplay/core/dtype.hpp>
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/core/error.hpp>
@@ -749,38 +750,21 @@ inline Tensor binary_call(const Tensor& out, const Tensor& self, const Other& ot
 
 }  // namespace detail::binary_impl
 
-// ==== add / sub / rsub ========================================================================
-
-template <class = void>
-Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1) {
-  return detail::binary_impl::binary_call(
-      Tensor(), self, other, {},
-      [&](detail::binary_impl::BinaryPlan& p) { detail::binary_impl::add_kernel(p, alpha); });
-}
-template <class = void>
-Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1) {
-  return detail::binary_impl::binary_call(
-      Tensor(), self, other, {},
-      [&](detail::binary_impl::BinaryPlan& p) { detail::binary_impl::add_kernel(p, alpha); });
-}
-template <class = void>
-const Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other,
-                      const Scalar& alpha = 1) {
-  detail::binary_impl::binary_call(out, self, other, {}, [&](detail::binary_impl::BinaryPlan& p) {
-    detail::binary_impl::add_kernel(p, alpha);
-  });
-  return out;
-}
-template <class = void>
-const Tensor& add_out(const Tensor& out, const Tensor& self, const Scalar& other,
-                      const Scalar& alpha = 1) {
-  detail::binary_impl::binary_call(out, self, other, {}, [&](detail::binary_impl::BinaryPlan& p) {
-    detail::binary_impl::add_kernel(p, alpha);
-  });
-  return out;
-}
+// ==== recording =================================================================================
+// Each differentiable op below is its kernel call wrapped in autograd::detail::differentiable
+// (out of place), differentiable_inplace (the `_` methods) or, for a Scalar second operand,
+// record_unary / record_unary_inplace; the nodes are in autograd/functions/pointwise.hpp. A
+// node saves a tensor only when the formula of an edge that needs a gradient uses it; in place,
+// the original self is saved as a clone (self itself changes). The out= forms never record and
+// refuse arguments that require grad.
 
 namespace detail::binary_impl {
+
+template <class Other>
+inline Tensor add_call(const Tensor& out, const Tensor& self, const Other& other,
+                       const Scalar& alpha) {
+  return binary_call(out, self, other, {}, [&](BinaryPlan& p) { add_kernel(p, alpha); });
+}
 template <class Other>
 inline Tensor sub_call(const Tensor& out, const Tensor& self, const Other& other,
                        const Scalar& alpha) {
@@ -791,25 +775,123 @@ inline Tensor sub_call(const Tensor& out, const Tensor& self, const Other& other
   }
   return binary_call(out, self, other, {}, [&](BinaryPlan& p) { sub_kernel(p, alpha); });
 }
+template <class Other>
+inline Tensor mul_call(const Tensor& out, const Tensor& self, const Other& other) {
+  return binary_call(out, self, other, {}, mul_kernel<>);
+}
+template <class Other>
+inline Tensor div_call(const Tensor& out, const Tensor& self, const Other& other,
+                       std::optional<std::string_view> rounding_mode) {
+  const DivMode mode = parse_rounding_mode(rounding_mode);
+  BinaryPlan::Options opt;
+  opt.int_to_float = mode == DivMode::True;
+  return binary_call(out, self, other, opt, [mode](BinaryPlan& p) { div_kernel(p, mode); });
+}
+template <class Other>
+inline Tensor remainder_call(const Tensor& out, const Tensor& self, const Other& other) {
+  return binary_call(out, self, other, {}, remainder_kernel<>);
+}
+template <class Other>
+inline Tensor fmod_call(const Tensor& out, const Tensor& self, const Other& other) {
+  return binary_call(out, self, other, {}, fmod_kernel<>);
+}
+template <class = void>
+Tensor atan2_call(const Tensor& out, const Tensor& self, const Tensor& other) {
+  BinaryPlan::Options opt;
+  opt.int_to_float = true;
+  return binary_call(out, self, other, opt, atan2_kernel<>);
+}
+template <bool kMax>
+inline Tensor max_min_call(const Tensor& out, const Tensor& self, const Tensor& other) {
+  return binary_call(out, self, other, {}, max_min_kernel<kMax>);
+}
+
+// A node saving self_ and other_ under the conditions of the op (see each call).
+template <class NodeT>
+void save_pair(NodeT& fn, const Tensor& self, const Tensor& other, bool save_self,
+               bool save_other) {
+  if (save_self) fn.self_ = autograd::SavedVariable(self, false);
+  if (save_other) fn.other_ = autograd::SavedVariable(other, false);
+}
+
+// op(self, other) recorded with a BinaryNode that saves self when `self_for(fn)` and other
+// when `other_for(fn)`; in place, a saved self is the clone of the original.
+template <class NodeT, class Compute, class SelfFor, class OtherFor>
+Tensor binary_diff(const Compute& compute, const Tensor& self, const Tensor& other,
+                   const SelfFor& self_for, const OtherFor& other_for) {
+  return autograd::detail::differentiable<NodeT>(
+      compute,
+      [&](NodeT& fn, const Tensor&) { save_pair(fn, self, other, self_for(fn), other_for(fn)); },
+      self, other);
+}
+template <class NodeT, class Compute, class SelfFor, class OtherFor>
+const Tensor& binary_diff_(const Compute& compute, const Tensor& self, const Tensor& other,
+                           const SelfFor& self_for, const OtherFor& other_for) {
+  return autograd::detail::differentiable_inplace<NodeT>(
+      self, compute,
+      [&](NodeT& fn) {
+        const bool s = self_for(fn);
+        save_pair(fn, s ? self.clone() : Tensor(), other, s, other_for(fn));
+      },
+      autograd::detail::kSaveNothing, other);
+}
+inline constexpr auto kIfSelf = [](const auto& fn) { return fn.should_compute_output(0); };
+inline constexpr auto kIfOther = [](const auto& fn) { return fn.should_compute_output(1); };
+inline constexpr auto kAlways = [](const auto&) { return true; };
+inline constexpr auto kNever = [](const auto&) { return false; };
+
 }  // namespace detail::binary_impl
+
+// ==== add / sub / rsub ========================================================================
+
+template <class = void>
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1) {
+  return autograd::detail::differentiable<autograd::AddBackward0>(
+      [&] { return detail::binary_impl::add_call(Tensor(), self, other, alpha); },
+      [&](autograd::AddBackward0& fn, const Tensor&) { fn.alpha_ = alpha; }, self, other);
+}
+template <class = void>
+Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1) {
+  return autograd::detail::record_unary<autograd::AddBackward1>(
+      self, [&] { return detail::binary_impl::add_call(Tensor(), self, other, alpha); });
+}
+template <class = void>
+const Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other,
+                      const Scalar& alpha = 1) {
+  autograd::detail::check_out_no_grad("add", out, self, other);
+  detail::binary_impl::add_call(out, self, other, alpha);
+  return out;
+}
+template <class = void>
+const Tensor& add_out(const Tensor& out, const Tensor& self, const Scalar& other,
+                      const Scalar& alpha = 1) {
+  autograd::detail::check_out_no_grad("add", out, self);
+  detail::binary_impl::add_call(out, self, other, alpha);
+  return out;
+}
 
 template <class = void>
 Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1) {
-  return detail::binary_impl::sub_call(Tensor(), self, other, alpha);
+  return autograd::detail::differentiable<autograd::SubBackward0>(
+      [&] { return detail::binary_impl::sub_call(Tensor(), self, other, alpha); },
+      [&](autograd::SubBackward0& fn, const Tensor&) { fn.alpha_ = alpha; }, self, other);
 }
 template <class = void>
 Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha = 1) {
-  return detail::binary_impl::sub_call(Tensor(), self, other, alpha);
+  return autograd::detail::record_unary<autograd::SubBackward1>(
+      self, [&] { return detail::binary_impl::sub_call(Tensor(), self, other, alpha); });
 }
 template <class = void>
 const Tensor& sub_out(const Tensor& out, const Tensor& self, const Tensor& other,
                       const Scalar& alpha = 1) {
+  autograd::detail::check_out_no_grad("sub", out, self, other);
   detail::binary_impl::sub_call(out, self, other, alpha);
   return out;
 }
 template <class = void>
 const Tensor& sub_out(const Tensor& out, const Tensor& self, const Scalar& other,
                       const Scalar& alpha = 1) {
+  autograd::detail::check_out_no_grad("sub", out, self);
   detail::binary_impl::sub_call(out, self, other, alpha);
   return out;
 }
@@ -825,33 +907,45 @@ Tensor subtract(const Tensor& self, const Scalar& other, const Scalar& alpha = 1
 // rsub(self, other, alpha) = other - alpha * self.
 template <class = void>
 Tensor rsub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1) {
-  return sub(other, self, alpha);
+  return autograd::detail::differentiable<autograd::RsubBackward0>(
+      [&] { return detail::binary_impl::sub_call(Tensor(), other, self, alpha); },
+      [&](autograd::RsubBackward0& fn, const Tensor&) { fn.alpha_ = alpha; }, self, other);
 }
 template <class = void>
 Tensor rsub(const Tensor& self, const Scalar& other, const Scalar& alpha = 1) {
-  return sub(detail::wrapped_scalar_tensor(other), self, alpha);
+  return autograd::detail::record_unary<autograd::RsubBackward1>(
+      self,
+      [&] {
+        return detail::binary_impl::sub_call(Tensor(), detail::wrapped_scalar_tensor(other), self,
+                                             alpha);
+      },
+      [&](auto& fn) { fn.alpha_ = alpha; });
 }
 
 // ==== mul ======================================================================================
 
 template <class = void>
 Tensor mul(const Tensor& self, const Tensor& other) {
-  return detail::binary_impl::binary_call(Tensor(), self, other, {},
-                                          detail::binary_impl::mul_kernel<>);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff<autograd::MulBackward0>(
+      [&] { return bi::mul_call(Tensor(), self, other); }, self, other, bi::kIfOther, bi::kIfSelf);
 }
 template <class = void>
 Tensor mul(const Tensor& self, const Scalar& other) {
-  return detail::binary_impl::binary_call(Tensor(), self, other, {},
-                                          detail::binary_impl::mul_kernel<>);
+  return autograd::detail::record_unary<autograd::MulBackward1>(
+      self, [&] { return detail::binary_impl::mul_call(Tensor(), self, other); },
+      [&](auto& fn) { fn.other_ = other; });
 }
 template <class = void>
 const Tensor& mul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  detail::binary_impl::binary_call(out, self, other, {}, detail::binary_impl::mul_kernel<>);
+  autograd::detail::check_out_no_grad("mul", out, self, other);
+  detail::binary_impl::mul_call(out, self, other);
   return out;
 }
 template <class = void>
 const Tensor& mul_out(const Tensor& out, const Tensor& self, const Scalar& other) {
-  detail::binary_impl::binary_call(out, self, other, {}, detail::binary_impl::mul_kernel<>);
+  autograd::detail::check_out_no_grad("mul", out, self);
+  detail::binary_impl::mul_call(out, self, other);
   return out;
 }
 template <class = void>
@@ -864,38 +958,41 @@ Tensor multiply(const Tensor& self, const Scalar& other) {
 }
 
 // ==== div ======================================================================================
-// rounding_mode: nullopt (true division: integer inputs give float32), "trunc" or "floor".
-
-namespace detail::binary_impl {
-template <class Other>
-inline Tensor div_call(const Tensor& out, const Tensor& self, const Other& other,
-                       std::optional<std::string_view> rounding_mode) {
-  const DivMode mode = parse_rounding_mode(rounding_mode);
-  BinaryPlan::Options opt;
-  opt.int_to_float = mode == DivMode::True;
-  return binary_call(out, self, other, opt, [mode](BinaryPlan& p) { div_kernel(p, mode); });
-}
-}  // namespace detail::binary_impl
+// rounding_mode: nullopt (true division: integer inputs give float32), "trunc" or "floor". With
+// a rounding mode the result is a step function of its inputs: zero gradients (DivBackward2/3).
 
 template <class = void>
 Tensor div(const Tensor& self, const Tensor& other,
            std::optional<std::string_view> rounding_mode = std::nullopt) {
-  return detail::binary_impl::div_call(Tensor(), self, other, rounding_mode);
+  namespace bi = detail::binary_impl;
+  const auto compute = [&] { return bi::div_call(Tensor(), self, other, rounding_mode); };
+  if (rounding_mode) {
+    return autograd::detail::differentiable<autograd::DivBackward2>(
+        compute, autograd::detail::kSaveNothing, self, other);
+  }
+  return bi::binary_diff<autograd::DivBackward0>(compute, self, other, bi::kIfOther, bi::kAlways);
 }
 template <class = void>
 Tensor div(const Tensor& self, const Scalar& other,
            std::optional<std::string_view> rounding_mode = std::nullopt) {
-  return detail::binary_impl::div_call(Tensor(), self, other, rounding_mode);
+  const auto compute = [&] {
+    return detail::binary_impl::div_call(Tensor(), self, other, rounding_mode);
+  };
+  if (rounding_mode) return autograd::detail::record_unary<autograd::DivBackward3>(self, compute);
+  return autograd::detail::record_unary<autograd::DivBackward1>(
+      self, compute, [&](auto& fn) { fn.other_ = other; });
 }
 template <class = void>
 const Tensor& div_out(const Tensor& out, const Tensor& self, const Tensor& other,
                       std::optional<std::string_view> rounding_mode = std::nullopt) {
+  autograd::detail::check_out_no_grad("div", out, self, other);
   detail::binary_impl::div_call(out, self, other, rounding_mode);
   return out;
 }
 template <class = void>
 const Tensor& div_out(const Tensor& out, const Tensor& self, const Scalar& other,
                       std::optional<std::string_view> rounding_mode = std::nullopt) {
+  autograd::detail::check_out_no_grad("div", out, self);
   detail::binary_impl::div_call(out, self, other, rounding_mode);
   return out;
 }
@@ -931,13 +1028,15 @@ Tensor floor_divide(const Tensor& self, const Scalar& other) {
 
 template <class = void>
 Tensor remainder(const Tensor& self, const Tensor& other) {
-  return detail::binary_impl::binary_call(Tensor(), self, other, {},
-                                          detail::binary_impl::remainder_kernel<>);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff<autograd::RemainderBackward1>(
+      [&] { return bi::remainder_call(Tensor(), self, other); }, self, other, bi::kIfOther,
+      bi::kIfOther);
 }
 template <class = void>
 Tensor remainder(const Tensor& self, const Scalar& other) {
-  return detail::binary_impl::binary_call(Tensor(), self, other, {},
-                                          detail::binary_impl::remainder_kernel<>);
+  return autograd::detail::record_unary<autograd::RemainderBackward0>(
+      self, [&] { return detail::binary_impl::remainder_call(Tensor(), self, other); });
 }
 template <class = void>
 Tensor remainder(const Scalar& self, const Tensor& other) {
@@ -945,33 +1044,39 @@ Tensor remainder(const Scalar& self, const Tensor& other) {
 }
 template <class = void>
 const Tensor& remainder_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  detail::binary_impl::binary_call(out, self, other, {}, detail::binary_impl::remainder_kernel<>);
+  autograd::detail::check_out_no_grad("remainder", out, self, other);
+  detail::binary_impl::remainder_call(out, self, other);
   return out;
 }
 template <class = void>
 const Tensor& remainder_out(const Tensor& out, const Tensor& self, const Scalar& other) {
-  detail::binary_impl::binary_call(out, self, other, {}, detail::binary_impl::remainder_kernel<>);
+  autograd::detail::check_out_no_grad("remainder", out, self);
+  detail::binary_impl::remainder_call(out, self, other);
   return out;
 }
 
 template <class = void>
 Tensor fmod(const Tensor& self, const Tensor& other) {
-  return detail::binary_impl::binary_call(Tensor(), self, other, {},
-                                          detail::binary_impl::fmod_kernel<>);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff<autograd::FmodBackward1>(
+      [&] { return bi::fmod_call(Tensor(), self, other); }, self, other, bi::kIfOther,
+      bi::kIfOther);
 }
 template <class = void>
 Tensor fmod(const Tensor& self, const Scalar& other) {
-  return detail::binary_impl::binary_call(Tensor(), self, other, {},
-                                          detail::binary_impl::fmod_kernel<>);
+  return autograd::detail::record_unary<autograd::FmodBackward0>(
+      self, [&] { return detail::binary_impl::fmod_call(Tensor(), self, other); });
 }
 template <class = void>
 const Tensor& fmod_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  detail::binary_impl::binary_call(out, self, other, {}, detail::binary_impl::fmod_kernel<>);
+  autograd::detail::check_out_no_grad("fmod", out, self, other);
+  detail::binary_impl::fmod_call(out, self, other);
   return out;
 }
 template <class = void>
 const Tensor& fmod_out(const Tensor& out, const Tensor& self, const Scalar& other) {
-  detail::binary_impl::binary_call(out, self, other, {}, detail::binary_impl::fmod_kernel<>);
+  autograd::detail::check_out_no_grad("fmod", out, self);
+  detail::binary_impl::fmod_call(out, self, other);
   return out;
 }
 
@@ -979,29 +1084,46 @@ const Tensor& fmod_out(const Tensor& out, const Tensor& self, const Scalar& othe
 
 template <class = void>
 Tensor pow(const Tensor& self, const Tensor& exponent) {
-  return detail::binary_impl::binary_call(Tensor(), self, exponent, {},
-                                          detail::binary_impl::pow_kernel<>);
+  return autograd::detail::differentiable<autograd::PowBackward1>(
+      [&] {
+        return detail::binary_impl::binary_call(Tensor(), self, exponent, {},
+                                                detail::binary_impl::pow_kernel<>);
+      },
+      [&](autograd::PowBackward1& fn, const Tensor& result) {
+        fn.self_ = autograd::SavedVariable(self, false);
+        fn.other_ = autograd::SavedVariable(exponent, false);
+        if (fn.should_compute_output(1)) fn.result_ = autograd::SavedVariable(result, true);
+      },
+      self, exponent);
 }
 template <class = void>
 Tensor pow(const Tensor& self, const Scalar& exponent) {
-  return detail::binary_impl::pow_scalar_impl(Tensor(), self, exponent);
+  return autograd::detail::record_unary<autograd::PowBackward0>(
+      self, [&] { return detail::binary_impl::pow_scalar_impl(Tensor(), self, exponent); },
+      [&](auto& fn) { fn.exponent_ = exponent; });
 }
+// The node's "self" is the exponent (its one edge); the base is a parameter.
 template <class = void>
 Tensor pow(const Scalar& self, const Tensor& exponent) {
-  return detail::binary_impl::pow_scalar_base_impl(Tensor(), self, exponent);
+  return autograd::detail::record_unary<autograd::PowBackward2>(
+      exponent, [&] { return detail::binary_impl::pow_scalar_base_impl(Tensor(), self, exponent); },
+      [&](auto& fn) { fn.base_ = self; });
 }
 template <class = void>
 const Tensor& pow_out(const Tensor& out, const Tensor& self, const Tensor& exponent) {
+  autograd::detail::check_out_no_grad("pow", out, self, exponent);
   detail::binary_impl::binary_call(out, self, exponent, {}, detail::binary_impl::pow_kernel<>);
   return out;
 }
 template <class = void>
 const Tensor& pow_out(const Tensor& out, const Tensor& self, const Scalar& exponent) {
+  autograd::detail::check_out_no_grad("pow", out, self);
   detail::binary_impl::pow_scalar_impl(out, self, exponent);
   return out;
 }
 template <class = void>
 const Tensor& pow_out(const Tensor& out, const Scalar& self, const Tensor& exponent) {
+  autograd::detail::check_out_no_grad("pow", out, exponent);
   detail::binary_impl::pow_scalar_base_impl(out, self, exponent);
   return out;
 }
@@ -1010,16 +1132,14 @@ const Tensor& pow_out(const Tensor& out, const Scalar& self, const Tensor& expon
 
 template <class = void>
 Tensor atan2(const Tensor& self, const Tensor& other) {
-  detail::binary_impl::BinaryPlan::Options opt;
-  opt.int_to_float = true;
-  return detail::binary_impl::binary_call(Tensor(), self, other, opt,
-                                          detail::binary_impl::atan2_kernel<>);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff<autograd::Atan2Backward0>(
+      [&] { return bi::atan2_call(Tensor(), self, other); }, self, other, bi::kAlways, bi::kAlways);
 }
 template <class = void>
 const Tensor& atan2_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  detail::binary_impl::BinaryPlan::Options opt;
-  opt.int_to_float = true;
-  detail::binary_impl::binary_call(out, self, other, opt, detail::binary_impl::atan2_kernel<>);
+  autograd::detail::check_out_no_grad("atan2", out, self, other);
+  detail::binary_impl::atan2_call(out, self, other);
   return out;
 }
 template <class = void>
@@ -1031,84 +1151,157 @@ Tensor arctan2(const Tensor& self, const Tensor& other) {
 
 template <class = void>
 Tensor maximum(const Tensor& self, const Tensor& other) {
-  return detail::binary_impl::binary_call(Tensor(), self, other, {},
-                                          detail::binary_impl::max_min_kernel<true>);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff<autograd::MaximumBackward0>(
+      [&] { return bi::max_min_call<true>(Tensor(), self, other); }, self, other, bi::kAlways,
+      bi::kAlways);
 }
 template <class = void>
 const Tensor& maximum_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  detail::binary_impl::binary_call(out, self, other, {}, detail::binary_impl::max_min_kernel<true>);
+  autograd::detail::check_out_no_grad("maximum", out, self, other);
+  detail::binary_impl::max_min_call<true>(out, self, other);
   return out;
 }
 template <class = void>
 Tensor minimum(const Tensor& self, const Tensor& other) {
-  return detail::binary_impl::binary_call(Tensor(), self, other, {},
-                                          detail::binary_impl::max_min_kernel<false>);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff<autograd::MinimumBackward0>(
+      [&] { return bi::max_min_call<false>(Tensor(), self, other); }, self, other, bi::kAlways,
+      bi::kAlways);
 }
 template <class = void>
 const Tensor& minimum_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  detail::binary_impl::binary_call(out, self, other, {},
-                                   detail::binary_impl::max_min_kernel<false>);
+  autograd::detail::check_out_no_grad("minimum", out, self, other);
+  detail::binary_impl::max_min_call<false>(out, self, other);
   return out;
 }
 
 // ==== clamp / clip ==============================================================================
 
+namespace detail::binary_impl {
+inline Tensor bound_or_undefined(const std::optional<Tensor>& t) { return t ? *t : Tensor(); }
+
+// clamp with tensor bounds, recorded; `out` is undefined (a new result) or self (in place).
+template <class = void>
+Tensor clamp_tensor_diff(const Tensor& self, const std::optional<Tensor>& min,
+                         const std::optional<Tensor>& max) {
+  const Tensor lo = bound_or_undefined(min), hi = bound_or_undefined(max);
+  return autograd::detail::differentiable<autograd::ClampBackward0>(
+      [&] { return clamp_tensor_impl(Tensor(), self, min, max); },
+      [&](autograd::ClampBackward0& fn, const Tensor&) {
+        fn.self_ = autograd::SavedVariable(self, false);
+        fn.min_ = autograd::SavedVariable(lo, false);
+        fn.max_ = autograd::SavedVariable(hi, false);
+      },
+      self, lo, hi);
+}
+template <class = void>
+const Tensor& clamp_tensor_diff_(const Tensor& self, const std::optional<Tensor>& min,
+                                 const std::optional<Tensor>& max) {
+  const Tensor lo = bound_or_undefined(min), hi = bound_or_undefined(max);
+  return autograd::detail::differentiable_inplace<autograd::ClampBackward0>(
+      self, [&] { clamp_tensor_impl(self, self, min, max); },
+      [&](autograd::ClampBackward0& fn) {
+        fn.self_ = autograd::SavedVariable(self.clone(), false);
+        fn.min_ = autograd::SavedVariable(lo, false);
+        fn.max_ = autograd::SavedVariable(hi, false);
+      },
+      autograd::detail::kSaveNothing, lo, hi);
+}
+// clamp_min / clamp_max with a tensor bound: the kernel of maximum (kMaximum) or minimum.
+template <class NodeT, bool kMaximum>
+Tensor clamp_bound_diff(const Tensor& self, const Tensor& bound) {
+  return binary_diff<NodeT>([&] { return max_min_call<kMaximum>(Tensor(), self, bound); }, self,
+                            bound, kAlways, kAlways);
+}
+template <class NodeT, bool kMaximum>
+const Tensor& clamp_bound_diff_(const Tensor& self, const Tensor& bound) {
+  return binary_diff_<NodeT>([&] { max_min_call<kMaximum>(self, self, bound); }, self, bound,
+                             kAlways, kAlways);
+}
+template <class NodeT, class Init>
+Tensor clamp_scalar_diff(const Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
+                         const std::optional<Scalar>& max, const char* name, const Init& init) {
+  if (out.defined()) {
+    return autograd::detail::record_unary_inplace<NodeT>(
+        self, [&] { clamp_scalar_impl(self, self, min, max, name); }, init);
+  }
+  return autograd::detail::record_unary<NodeT>(
+      self, [&] { return clamp_scalar_impl(Tensor(), self, min, max, name); }, init);
+}
+}  // namespace detail::binary_impl
+
 template <class = void>
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min,
              const std::optional<Scalar>& max = std::nullopt) {
-  return detail::binary_impl::clamp_scalar_impl(Tensor(), self, min, max, "clamp_scalar_cpu");
+  return detail::binary_impl::clamp_scalar_diff<autograd::ClampBackward1>(
+      Tensor(), self, min, max, "clamp_scalar_cpu", [&](auto& fn) {
+        fn.min_ = min;
+        fn.max_ = max;
+      });
 }
 template <class = void>
 Tensor clamp(const Tensor& self, const std::optional<Tensor>& min,
              const std::optional<Tensor>& max = {}) {
-  return detail::binary_impl::clamp_tensor_impl(Tensor(), self, min, max);
+  return detail::binary_impl::clamp_tensor_diff(self, min, max);
 }
 template <class = void>
 const Tensor& clamp_out(const Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
                         const std::optional<Scalar>& max = std::nullopt) {
+  autograd::detail::check_out_no_grad("clamp", out, self);
   detail::binary_impl::clamp_scalar_impl(out, self, min, max, "clamp_scalar_cpu");
   return out;
 }
 template <class = void>
 const Tensor& clamp_out(const Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
                         const std::optional<Tensor>& max = {}) {
+  autograd::detail::check_out_no_grad("clamp", out, self,
+                                      detail::binary_impl::bound_or_undefined(min),
+                                      detail::binary_impl::bound_or_undefined(max));
   detail::binary_impl::clamp_tensor_impl(out, self, min, max);
   return out;
 }
 template <class = void>
 Tensor clamp_min(const Tensor& self, const Scalar& min) {
-  return detail::binary_impl::clamp_scalar_impl(Tensor(), self, min, std::nullopt, "clamp_min_cpu");
+  return detail::binary_impl::clamp_scalar_diff<autograd::ClampMinBackward0>(
+      Tensor(), self, min, std::nullopt, "clamp_min_cpu", [&](auto& fn) { fn.min_ = min; });
 }
 template <class = void>
 Tensor clamp_min(const Tensor& self, const Tensor& min) {
-  return maximum(self, min);
+  return detail::binary_impl::clamp_bound_diff<autograd::ClampMinBackward1, true>(self, min);
 }
 template <class = void>
 Tensor clamp_max(const Tensor& self, const Scalar& max) {
-  return detail::binary_impl::clamp_scalar_impl(Tensor(), self, std::nullopt, max,
-                                                "clamp_max_scalar_cpu");
+  return detail::binary_impl::clamp_scalar_diff<autograd::ClampMaxBackward0>(
+      Tensor(), self, std::nullopt, max, "clamp_max_scalar_cpu", [&](auto& fn) { fn.max_ = max; });
 }
 template <class = void>
 Tensor clamp_max(const Tensor& self, const Tensor& max) {
-  return minimum(self, max);
+  return detail::binary_impl::clamp_bound_diff<autograd::ClampMaxBackward1, false>(self, max);
 }
 template <class = void>
 const Tensor& clamp_min_out(const Tensor& out, const Tensor& self, const Scalar& min) {
+  autograd::detail::check_out_no_grad("clamp_min", out, self);
   detail::binary_impl::clamp_scalar_impl(out, self, min, std::nullopt, "clamp_min_cpu");
   return out;
 }
 template <class = void>
 const Tensor& clamp_min_out(const Tensor& out, const Tensor& self, const Tensor& min) {
-  return maximum_out(out, self, min);
+  autograd::detail::check_out_no_grad("clamp_min", out, self, min);
+  detail::binary_impl::max_min_call<true>(out, self, min);
+  return out;
 }
 template <class = void>
 const Tensor& clamp_max_out(const Tensor& out, const Tensor& self, const Scalar& max) {
+  autograd::detail::check_out_no_grad("clamp_max", out, self);
   detail::binary_impl::clamp_scalar_impl(out, self, std::nullopt, max, "clamp_max_scalar_cpu");
   return out;
 }
 template <class = void>
 const Tensor& clamp_max_out(const Tensor& out, const Tensor& self, const Tensor& max) {
-  return minimum_out(out, self, max);
+  autograd::detail::check_out_no_grad("clamp_max", out, self, max);
+  detail::binary_impl::max_min_call<false>(out, self, max);
+  return out;
 }
 template <class = void>
 Tensor clip(const Tensor& self, const std::optional<Scalar>& min,
@@ -1124,23 +1317,55 @@ Tensor clip(const Tensor& self, const std::optional<Tensor>& min,
 // ==== lerp ======================================================================================
 // self + weight * (end - self), floating dtypes only, self/end/weight of one dtype.
 
+namespace detail::binary_impl {
+// lerp with a tensor weight, recorded: weight saved for self's and end's gradients, self and
+// end for weight's. In place (`inplace`), the saved self is the original's clone.
+template <class = void>
+Tensor lerp_tensor_diff(const Tensor& self, const Tensor& end, const Tensor& weight, bool inplace) {
+  const auto save = [&](autograd::LerpBackward1& fn, const Tensor& original_self) {
+    if (fn.should_compute_output(0) || fn.should_compute_output(1)) {
+      fn.weight_ = autograd::SavedVariable(weight, false);
+    }
+    if (fn.should_compute_output(2)) {
+      fn.self_ = autograd::SavedVariable(original_self, false);
+      fn.end_ = autograd::SavedVariable(end, false);
+    }
+  };
+  if (inplace) {
+    return autograd::detail::differentiable_inplace<autograd::LerpBackward1>(
+        self, [&] { lerp_tensor_impl(self, self, end, weight); },
+        [&](autograd::LerpBackward1& fn) {
+          save(fn, fn.should_compute_output(2) ? self.clone() : Tensor());
+        },
+        autograd::detail::kSaveNothing, end, weight);
+  }
+  return autograd::detail::differentiable<autograd::LerpBackward1>(
+      [&] { return lerp_tensor_impl(Tensor(), self, end, weight); },
+      [&](autograd::LerpBackward1& fn, const Tensor&) { save(fn, self); }, self, end, weight);
+}
+}  // namespace detail::binary_impl
+
 template <class = void>
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
-  return detail::binary_impl::lerp_scalar_impl(Tensor(), self, end, weight);
+  return autograd::detail::differentiable<autograd::LerpBackward0>(
+      [&] { return detail::binary_impl::lerp_scalar_impl(Tensor(), self, end, weight); },
+      [&](autograd::LerpBackward0& fn, const Tensor&) { fn.weight_ = weight; }, self, end);
 }
 template <class = void>
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
-  return detail::binary_impl::lerp_tensor_impl(Tensor(), self, end, weight);
+  return detail::binary_impl::lerp_tensor_diff(self, end, weight, /*inplace=*/false);
 }
 template <class = void>
 const Tensor& lerp_out(const Tensor& out, const Tensor& self, const Tensor& end,
                        const Scalar& weight) {
+  autograd::detail::check_out_no_grad("lerp", out, self, end);
   detail::binary_impl::lerp_scalar_impl(out, self, end, weight);
   return out;
 }
 template <class = void>
 const Tensor& lerp_out(const Tensor& out, const Tensor& self, const Tensor& end,
                        const Tensor& weight) {
+  autograd::detail::check_out_no_grad("lerp", out, self, end, weight);
   detail::binary_impl::lerp_tensor_impl(out, self, end, weight);
   return out;
 }
@@ -1211,11 +1436,15 @@ Tensor Tensor::add(const Scalar& other, const Scalar& alpha) const {
 }
 template <class>
 const Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
-  return add_out(*this, *this, other, alpha);
+  return autograd::detail::differentiable_inplace<autograd::AddBackward0>(
+      *this, [&] { detail::binary_impl::add_call(*this, *this, other, alpha); },
+      [&](autograd::AddBackward0& fn) { fn.alpha_ = alpha; }, autograd::detail::kSaveNothing,
+      other);
 }
 template <class>
 const Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
-  return add_out(*this, *this, other, alpha);
+  return autograd::detail::record_unary_inplace<autograd::AddBackward1>(
+      *this, [&] { detail::binary_impl::add_call(*this, *this, other, alpha); });
 }
 template <class>
 Tensor Tensor::sub(const Tensor& other, const Scalar& alpha) const {
@@ -1227,11 +1456,15 @@ Tensor Tensor::sub(const Scalar& other, const Scalar& alpha) const {
 }
 template <class>
 const Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
-  return sub_out(*this, *this, other, alpha);
+  return autograd::detail::differentiable_inplace<autograd::SubBackward0>(
+      *this, [&] { detail::binary_impl::sub_call(*this, *this, other, alpha); },
+      [&](autograd::SubBackward0& fn) { fn.alpha_ = alpha; }, autograd::detail::kSaveNothing,
+      other);
 }
 template <class>
 const Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
-  return sub_out(*this, *this, other, alpha);
+  return autograd::detail::record_unary_inplace<autograd::SubBackward1>(
+      *this, [&] { detail::binary_impl::sub_call(*this, *this, other, alpha); });
 }
 template <class>
 Tensor Tensor::subtract(const Tensor& other, const Scalar& alpha) const {
@@ -1259,11 +1492,15 @@ Tensor Tensor::mul(const Scalar& other) const {
 }
 template <class>
 const Tensor& Tensor::mul_(const Tensor& other) const {
-  return mul_out(*this, *this, other);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff_<autograd::MulBackward0>([&] { bi::mul_call(*this, *this, other); }, *this,
+                                                  other, bi::kIfOther, bi::kIfSelf);
 }
 template <class>
 const Tensor& Tensor::mul_(const Scalar& other) const {
-  return mul_out(*this, *this, other);
+  return autograd::detail::record_unary_inplace<autograd::MulBackward1>(
+      *this, [&] { detail::binary_impl::mul_call(*this, *this, other); },
+      [&](auto& fn) { fn.other_ = other; });
 }
 template <class>
 Tensor Tensor::multiply(const Tensor& other) const {
@@ -1292,12 +1529,23 @@ Tensor Tensor::div(const Scalar& other, std::optional<std::string_view> rounding
 template <class>
 const Tensor& Tensor::div_(const Tensor& other,
                            std::optional<std::string_view> rounding_mode) const {
-  return div_out(*this, *this, other, rounding_mode);
+  namespace bi = detail::binary_impl;
+  const auto compute = [&] { bi::div_call(*this, *this, other, rounding_mode); };
+  if (rounding_mode) {
+    return autograd::detail::differentiable_inplace<autograd::DivBackward2>(
+        *this, compute, autograd::detail::kSaveNothing, autograd::detail::kSaveNothing, other);
+  }
+  return bi::binary_diff_<autograd::DivBackward0>(compute, *this, other, bi::kIfOther, bi::kAlways);
 }
 template <class>
 const Tensor& Tensor::div_(const Scalar& other,
                            std::optional<std::string_view> rounding_mode) const {
-  return div_out(*this, *this, other, rounding_mode);
+  const auto compute = [&] { detail::binary_impl::div_call(*this, *this, other, rounding_mode); };
+  if (rounding_mode) {
+    return autograd::detail::record_unary_inplace<autograd::DivBackward3>(*this, compute);
+  }
+  return autograd::detail::record_unary_inplace<autograd::DivBackward1>(
+      *this, compute, [&](auto& fn) { fn.other_ = other; });
 }
 template <class>
 Tensor Tensor::divide(const Tensor& other, std::optional<std::string_view> rounding_mode) const {
@@ -1359,11 +1607,14 @@ Tensor Tensor::remainder(const Scalar& other) const {
 }
 template <class>
 const Tensor& Tensor::remainder_(const Tensor& other) const {
-  return remainder_out(*this, *this, other);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff_<autograd::RemainderBackward1>(
+      [&] { bi::remainder_call(*this, *this, other); }, *this, other, bi::kIfOther, bi::kIfOther);
 }
 template <class>
 const Tensor& Tensor::remainder_(const Scalar& other) const {
-  return remainder_out(*this, *this, other);
+  return autograd::detail::record_unary_inplace<autograd::RemainderBackward0>(
+      *this, [&] { detail::binary_impl::remainder_call(*this, *this, other); });
 }
 template <class>
 Tensor Tensor::fmod(const Tensor& other) const {
@@ -1375,11 +1626,14 @@ Tensor Tensor::fmod(const Scalar& other) const {
 }
 template <class>
 const Tensor& Tensor::fmod_(const Tensor& other) const {
-  return fmod_out(*this, *this, other);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff_<autograd::FmodBackward1>([&] { bi::fmod_call(*this, *this, other); },
+                                                   *this, other, bi::kIfOther, bi::kIfOther);
 }
 template <class>
 const Tensor& Tensor::fmod_(const Scalar& other) const {
-  return fmod_out(*this, *this, other);
+  return autograd::detail::record_unary_inplace<autograd::FmodBackward0>(
+      *this, [&] { detail::binary_impl::fmod_call(*this, *this, other); });
 }
 template <class>
 Tensor Tensor::pow(const Tensor& exponent) const {
@@ -1391,11 +1645,26 @@ Tensor Tensor::pow(const Scalar& exponent) const {
 }
 template <class>
 const Tensor& Tensor::pow_(const Tensor& exponent) const {
-  return pow_out(*this, *this, exponent);
+  return autograd::detail::differentiable_inplace<autograd::PowBackward1>(
+      *this,
+      [&] {
+        detail::binary_impl::binary_call(*this, *this, exponent, {},
+                                         detail::binary_impl::pow_kernel<>);
+      },
+      [&](autograd::PowBackward1& fn) {
+        fn.self_ = autograd::SavedVariable(clone(), false);
+        fn.other_ = autograd::SavedVariable(exponent, false);
+      },
+      [&](autograd::PowBackward1& fn) {
+        if (fn.should_compute_output(1)) fn.result_ = autograd::SavedVariable(*this, true);
+      },
+      exponent);
 }
 template <class>
 const Tensor& Tensor::pow_(const Scalar& exponent) const {
-  return pow_out(*this, *this, exponent);
+  return autograd::detail::record_unary_inplace<autograd::PowBackward0>(
+      *this, [&] { detail::binary_impl::pow_scalar_impl(*this, *this, exponent); },
+      [&](auto& fn) { fn.exponent_ = exponent; });
 }
 template <class>
 Tensor Tensor::atan2(const Tensor& other) const {
@@ -1403,7 +1672,9 @@ Tensor Tensor::atan2(const Tensor& other) const {
 }
 template <class>
 const Tensor& Tensor::atan2_(const Tensor& other) const {
-  return atan2_out(*this, *this, other);
+  namespace bi = detail::binary_impl;
+  return bi::binary_diff_<autograd::Atan2Backward0>([&] { bi::atan2_call(*this, *this, other); },
+                                                    *this, other, bi::kAlways, bi::kAlways);
 }
 template <class>
 Tensor Tensor::arctan2(const Tensor& other) const {
@@ -1432,12 +1703,17 @@ Tensor Tensor::clamp(const std::optional<Tensor>& min, const std::optional<Tenso
 template <class>
 const Tensor& Tensor::clamp_(const std::optional<Scalar>& min,
                              const std::optional<Scalar>& max) const {
-  return clamp_out(*this, *this, min, max);
+  detail::binary_impl::clamp_scalar_diff<autograd::ClampBackward1>(
+      *this, *this, min, max, "clamp_scalar_cpu", [&](auto& fn) {
+        fn.min_ = min;
+        fn.max_ = max;
+      });
+  return *this;
 }
 template <class>
 const Tensor& Tensor::clamp_(const std::optional<Tensor>& min,
                              const std::optional<Tensor>& max) const {
-  return clamp_out(*this, *this, min, max);
+  return detail::binary_impl::clamp_tensor_diff_(*this, min, max);
 }
 template <class>
 Tensor Tensor::clamp_min(const Scalar& min) const {
@@ -1449,11 +1725,13 @@ Tensor Tensor::clamp_min(const Tensor& min) const {
 }
 template <class>
 const Tensor& Tensor::clamp_min_(const Scalar& min) const {
-  return clamp_min_out(*this, *this, min);
+  detail::binary_impl::clamp_scalar_diff<autograd::ClampMinBackward0>(
+      *this, *this, min, std::nullopt, "clamp_min_cpu", [&](auto& fn) { fn.min_ = min; });
+  return *this;
 }
 template <class>
 const Tensor& Tensor::clamp_min_(const Tensor& min) const {
-  return clamp_min_out(*this, *this, min);
+  return detail::binary_impl::clamp_bound_diff_<autograd::ClampMinBackward1, true>(*this, min);
 }
 template <class>
 Tensor Tensor::clamp_max(const Scalar& max) const {
@@ -1465,11 +1743,13 @@ Tensor Tensor::clamp_max(const Tensor& max) const {
 }
 template <class>
 const Tensor& Tensor::clamp_max_(const Scalar& max) const {
-  return clamp_max_out(*this, *this, max);
+  detail::binary_impl::clamp_scalar_diff<autograd::ClampMaxBackward0>(
+      *this, *this, std::nullopt, max, "clamp_max_scalar_cpu", [&](auto& fn) { fn.max_ = max; });
+  return *this;
 }
 template <class>
 const Tensor& Tensor::clamp_max_(const Tensor& max) const {
-  return clamp_max_out(*this, *this, max);
+  return detail::binary_impl::clamp_bound_diff_<autograd::ClampMaxBackward1, false>(*this, max);
 }
 template <class>
 Tensor Tensor::clip(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
@@ -1499,11 +1779,15 @@ Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const {
 }
 template <class>
 const Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) const {
-  return lerp_out(*this, *this, end, weight);
+  return autograd::detail::differentiable_inplace<autograd::LerpBackward0>(
+      *this, [&] { detail::binary_impl::lerp_scalar_impl(*this, *this, end, weight); },
+      [&](autograd::LerpBackward0& fn) { fn.weight_ = weight; }, autograd::detail::kSaveNothing,
+      end);
 }
 template <class>
 const Tensor& Tensor::lerp_(const Tensor& end, const Tensor& weight) const {
-  return lerp_out(*this, *this, end, weight);
+  detail::binary_impl::lerp_tensor_diff(*this, end, weight, /*inplace=*/true);
+  return *this;
 }
 template <class>
 Tensor Tensor::bitwise_and(const Tensor& other) const {

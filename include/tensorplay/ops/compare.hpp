@@ -535,21 +535,35 @@ Tensor Tensor::isneginf() const {
 // Elements of self where condition is true, of other elsewhere. A number stands for a 0-d
 // tensor of the result dtype, which it joins in promotion as a Python number does.
 
+// Recorded with WhereBackward0, whose edges are self and other (a number has none).
+namespace detail::binary_impl {
+template <class = void>
+Tensor where_diff(const Tensor& condition, const Tensor& self, const Tensor& other,
+                  const Tensor& self_edge, const Tensor& other_edge) {
+  return autograd::detail::differentiable<autograd::WhereBackward0>(
+      [&] { return where_impl(Tensor(), condition, self, other); },
+      [&](autograd::WhereBackward0& fn, const Tensor&) {
+        fn.condition_ = autograd::SavedVariable(condition, false);
+      },
+      self_edge, other_edge);
+}
+}  // namespace detail::binary_impl
+
 template <class = void>
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
-  return detail::binary_impl::where_impl(Tensor(), condition, self, other);
+  return detail::binary_impl::where_diff(condition, self, other, self, other);
 }
 template <class = void>
 Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
   const DType rt = result_type(other, self);
-  return detail::binary_impl::where_impl(
-      Tensor(), condition, scalar_tensor(self, TensorOptions().dtype(rt)), other.to(rt));
+  return detail::binary_impl::where_diff(condition, scalar_tensor(self, TensorOptions().dtype(rt)),
+                                         other.to(rt), Tensor(), other);
 }
 template <class = void>
 Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
   const DType rt = result_type(self, other);
-  return detail::binary_impl::where_impl(Tensor(), condition, self.to(rt),
-                                         scalar_tensor(other, TensorOptions().dtype(rt)));
+  return detail::binary_impl::where_diff(
+      condition, self.to(rt), scalar_tensor(other, TensorOptions().dtype(rt)), self, Tensor());
 }
 template <class = void>
 Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
@@ -562,6 +576,7 @@ template <class = void>
 const Tensor& where_out(const Tensor& out, const Tensor& condition, const Tensor& self,
                         const Tensor& other) {
   TP_CHECK(out.defined(), "where_out: the out tensor is undefined");
+  autograd::detail::check_out_no_grad("where", out, self, other);
   detail::binary_impl::where_impl(out, condition, self, other);
   return out;
 }
@@ -577,14 +592,24 @@ Tensor Tensor::where(const Tensor& condition, const Scalar& other) const {
 // ==== masked_fill ==============================================================================
 // value where mask (bool) is true. In place the mask broadcasts to self, never self to the mask.
 
+// Recorded with MaskedFillBackward0 (a number) or MaskedFillBackward1 (a 0-d tensor value,
+// which gets an edge); both save the mask.
+
 template <class = void>
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  return detail::binary_impl::masked_fill_copy(self, mask, value);
+  return autograd::detail::record_unary<autograd::MaskedFillBackward0>(
+      self, [&] { return detail::binary_impl::masked_fill_copy(self, mask, value); },
+      [&](auto& fn) { fn.mask_ = autograd::SavedVariable(mask, false); });
 }
 template <class = void>
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
   detail::binary_impl::masked_fill_value_check(value);
-  return detail::binary_impl::masked_fill_copy(self, mask, value.item());
+  return autograd::detail::differentiable<autograd::MaskedFillBackward1>(
+      [&] { return detail::binary_impl::masked_fill_copy(self, mask, value.item()); },
+      [&](autograd::MaskedFillBackward1& fn, const Tensor&) {
+        fn.mask_ = autograd::SavedVariable(mask, false);
+      },
+      self, value);
 }
 template <class>
 Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const {
@@ -596,14 +621,17 @@ Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
 }
 template <class>
 const Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
-  detail::binary_impl::masked_fill_impl(*this, mask, value);
-  return *this;
+  return autograd::detail::record_unary_inplace<autograd::MaskedFillBackward0>(
+      *this, [&] { detail::binary_impl::masked_fill_impl(*this, mask, value); },
+      [&](auto& fn) { fn.mask_ = autograd::SavedVariable(mask, false); });
 }
 template <class>
 const Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) const {
   detail::binary_impl::masked_fill_value_check(value);
-  detail::binary_impl::masked_fill_impl(*this, mask, value.item());
-  return *this;
+  return autograd::detail::differentiable_inplace<autograd::MaskedFillBackward1>(
+      *this, [&] { detail::binary_impl::masked_fill_impl(*this, mask, value.item()); },
+      [&](autograd::MaskedFillBackward1& fn) { fn.mask_ = autograd::SavedVariable(mask, false); },
+      autograd::detail::kSaveNothing, value);
 }
 
 // ==== closeness and equality ===================================================================

@@ -5,6 +5,11 @@
 // into coordinates) are "advanced": they are broadcast together and gather into new memory
 // (or scatter, for index_put_), with NumPy's placement rule: the broadcast index dimensions
 // replace the indexed dimensions where those were adjacent, and go first otherwise.
+//
+// Autograd: the basic part records its view nodes (SliceBackward0, SelectBackward0, ...), the
+// gather IndexBackward0 (its gradient accumulates into zeros at the indexed elements), and
+// index_put_ IndexPutBackward0 on the view it writes into (through differentiable_inplace, so
+// writing through basic indices rewrites the tensor's history with CopySlices).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +19,10 @@
 #include <utility>
 #include <vector>
 
+#include <tensorplay/autograd/functions/views.hpp>
+#include <tensorplay/autograd/record.hpp>
 #include <tensorplay/core/empty.hpp>
+#include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/dispatch.hpp>
@@ -53,12 +61,12 @@ class TensorIndex {
   TensorIndex(std::nullopt_t) : type_(TensorIndexType::None) {}
   TensorIndex(EllipsisIndexType) : type_(TensorIndexType::Ellipsis) {}
   TensorIndex(const char* str) : type_(TensorIndexType::Ellipsis) {
-    TP_CHECK_VALUE(std::string(str) == "...", "Expected \"...\" to represent an ellipsis index, but got \"",
-                   str, "\"");
+    TP_CHECK_VALUE(std::string(str) == "...",
+                   "Expected \"...\" to represent an ellipsis index, but got \"", str, "\"");
   }
   template <class T>
-    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-  TensorIndex(T i) : type_(TensorIndexType::Integer), integer_(static_cast<int64_t>(i)) {}
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) TensorIndex(T i)
+      : type_(TensorIndexType::Integer), integer_(static_cast<int64_t>(i)) {}
   TensorIndex(bool b) : type_(TensorIndexType::Boolean), boolean_(b) {}
   TensorIndex(Slice s) : type_(TensorIndexType::Slice), slice_(s) {}
   TensorIndex(Tensor t) : type_(TensorIndexType::Tensor), tensor_(std::move(t)) {}
@@ -96,7 +104,8 @@ struct Sliced {
 };
 
 // Coordinates of the true elements of a mask, one int64 tensor per mask dimension (nonzero).
-inline std::vector<Tensor> mask_coordinates(const Tensor& mask) {
+template <class = void>
+std::vector<Tensor> mask_coordinates(const Tensor& mask) {
   const Tensor m = mask.contiguous();
   const int64_t k = m.dim(), n = m.numel();
   const auto* p = static_cast<const uint8_t*>(m.data_ptr());  // bool and uint8: one byte
@@ -122,7 +131,8 @@ inline std::vector<Tensor> mask_coordinates(const Tensor& mask) {
   return coords;
 }
 
-inline Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> indices) {
+template <class = void>
+Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> indices) {
   using indexing::TensorIndexType;
   // Dimensions the indices consume; None, Ellipsis and bools consume none.
   int64_t specified = 0;
@@ -133,8 +143,7 @@ inline Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> 
       specified += (d == kBool || d == kByte) ? std::max<int64_t>(i.tensor().dim(), 1) : 1;
     }
   }
-  TP_CHECK_INDEX(specified <= self.dim(), "too many indices for tensor of dimension ",
-                 self.dim());
+  TP_CHECK_INDEX(specified <= self.dim(), "too many indices for tensor of dimension ", self.dim());
   Sliced r{self, {}};
   int64_t dim = 0;
   bool ellipsis_seen = false;
@@ -142,8 +151,8 @@ inline Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> 
     switch (i.type()) {
       case TensorIndexType::Integer: {
         const int64_t size = r.view.size(dim), v = i.integer();
-        TP_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ",
-                       dim, " with size ", size);
+        TP_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ", dim,
+                       " with size ", size);
         r.view = r.view.select(dim, v);
         break;
       }
@@ -193,7 +202,8 @@ inline Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> 
                          " at index ", dim + k);
         }
         auto coords = mask_coordinates(t);
-        for (int64_t k = 0; k < t.dim(); ++k) r.advanced.emplace_back(dim + k, std::move(coords[k]));
+        for (int64_t k = 0; k < t.dim(); ++k)
+          r.advanced.emplace_back(dim + k, std::move(coords[k]));
         dim += t.dim();
         break;
       }
@@ -205,16 +215,16 @@ inline Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> 
 // The geometry of an advanced index: the broadcast index shape, where it goes in the result,
 // and the remaining (sliced) dimensions.
 struct AdvancedPlan {
-  std::vector<int64_t> index_shape;     // broadcast shape of the index tensors
-  std::vector<Tensor> indices;          // each expanded to index_shape
-  std::vector<int64_t> indexed_dims;    // view dims they index
-  std::vector<int64_t> rest_dims;       // view dims kept, in order
-  int64_t insert_at = 0;                // result dim where index_shape starts
+  std::vector<int64_t> index_shape;   // broadcast shape of the index tensors
+  std::vector<Tensor> indices;        // each expanded to index_shape
+  std::vector<int64_t> indexed_dims;  // view dims they index
+  std::vector<int64_t> rest_dims;     // view dims kept, in order
+  int64_t insert_at = 0;              // result dim where index_shape starts
   std::vector<int64_t> result_shape;
 };
 
-inline AdvancedPlan plan_advanced(const Tensor& view,
-                                  const std::vector<std::pair<int64_t, Tensor>>& adv) {
+template <class = void>
+AdvancedPlan plan_advanced(const Tensor& view, const std::vector<std::pair<int64_t, Tensor>>& adv) {
   AdvancedPlan p;
   for (const auto& [d, t] : adv) p.index_shape = infer_size(p.index_shape, t.sizes());
   bool adjacent = true;
@@ -290,28 +300,103 @@ void for_each_indexed(const Tensor& view, const AdvancedPlan& p, const Tensor& o
 
 }  // namespace detail
 
-inline Tensor Tensor::index(ArrayRef<indexing::TensorIndex> indices) const {
-  detail::Sliced s = detail::apply_slicing(*this, indices);
-  if (s.advanced.empty()) return s.view;
-  const detail::AdvancedPlan p = detail::plan_advanced(s.view, s.advanced);
-  Tensor out = empty(p.result_shape, s.view.options());
-  dispatch_dtype(dtype(), [&]<class T>() {
-    const T* src = static_cast<const T*>(s.view.storage().data());
+namespace detail {
+
+// The gather, no history: view[indices] into new memory.
+template <class = void>
+Tensor index_gather(const Tensor& view, const std::vector<std::pair<int64_t, Tensor>>& adv) {
+  const AdvancedPlan p = plan_advanced(view, adv);
+  Tensor out = empty(p.result_shape, view.options());
+  dispatch_dtype(view.dtype(), [&]<class T>() {
+    const T* src = static_cast<const T*>(view.storage().data());
     T* dst = static_cast<T*>(out.storage().mutable_data());
-    detail::for_each_indexed(s.view, p, out, [&](int64_t v, int64_t o) { dst[o] = src[v]; });
+    for_each_indexed(view, p, out, [&](int64_t v, int64_t o) { dst[o] = src[v]; });
   });
   return out;
 }
 
-inline Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const {
+// The scatter, no history and no version bump: view[indices] = values (or += with
+// `accumulate`, where repeated indices add up), `values` already of view's dtype and
+// broadcastable to the indexing result.
+template <class = void>
+void index_scatter(const Tensor& view, const AdvancedPlan& p, const Tensor& values,
+                   bool accumulate) {
+  const Tensor v = values.expand(p.result_shape);
+  dispatch_dtype(view.dtype(), [&]<class T>() {
+    T* dst = static_cast<T*>(view.storage().mutable_data());
+    const T* src = static_cast<const T*>(v.storage().data());
+    if (accumulate) {
+      for_each_indexed(view, p, v,
+                       [&](int64_t a, int64_t o) { dst[a] = static_cast<T>(dst[a] + src[o]); });
+    } else {
+      for_each_indexed(view, p, v, [&](int64_t a, int64_t o) { dst[a] = src[o]; });
+    }
+  });
+}
+
+// The advanced indices as an index list of their own (full slices elsewhere), for the
+// formulas: they index gradients shaped like the view.
+template <class = void>
+std::vector<indexing::TensorIndex> advanced_indices(
+    const std::vector<std::pair<int64_t, Tensor>>& adv) {
+  int64_t last = -1;
+  for (const auto& a : adv) last = std::max(last, a.first);
+  std::vector<indexing::TensorIndex> list(static_cast<std::size_t>(last + 1),
+                                          indexing::TensorIndex(indexing::Slice()));
+  for (const auto& [d, t] : adv) list[static_cast<std::size_t>(d)] = indexing::TensorIndex(t);
+  return list;
+}
+
+// zeros(sizes) with g accumulated at the indexed elements: index's gradient. Its own derivative
+// is the gather, so gradients of gradients exist.
+template <class = void>
+Tensor index_backward(const Tensor& g, IntArrayRef sizes,
+                      const std::vector<std::pair<int64_t, Tensor>>& adv) {
+  Tensor z;
+  {
+    NoGradGuard no_grad;
+    z = empty(sizes, g.options()).zero_();
+    index_scatter(z, plan_advanced(z, adv), g, /*accumulate=*/true);
+  }
+  if (GradMode::is_enabled() && g.requires_grad()) {
+    auto node = std::make_shared<autograd::detail::IndexScatterBackwardT<>>(
+        [list = advanced_indices(adv)](const Tensor& gg) { return gg.index(list); });
+    node->add_next_edge(autograd::detail::gradient_edge(g));
+    autograd::detail::set_history(z, node);
+  }
+  return z;
+}
+
+}  // namespace detail
+
+template <class>
+Tensor Tensor::index(ArrayRef<indexing::TensorIndex> indices) const {
+  detail::Sliced s = detail::apply_slicing(*this, indices);
+  if (s.advanced.empty()) {
+    // Always a new view, even of nothing but an ellipsis (libtorch's alias then).
+    return s.view.is_same(*this) ? alias() : s.view;
+  }
+  const Tensor& view = s.view;
+  return autograd::detail::differentiable<autograd::IndexBackward0>(
+      [&] { return detail::index_gather(view, s.advanced); },
+      [&](autograd::IndexBackward0& fn, const Tensor&) {
+        fn.scatter_ = [sizes = view.sizes().vec(), adv = s.advanced](const Tensor& g) {
+          return detail::index_backward(g, sizes, adv);
+        };
+      },
+      view);
+}
+
+template <class>
+Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const {
   return index(ArrayRef<indexing::TensorIndex>(indices));
 }
 
-inline const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
-                                        const Tensor& rhs) const {
+template <class>
+const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs) const {
   detail::Sliced s = detail::apply_slicing(*this, indices);
   if (s.advanced.empty()) {
-    s.view.copy_(rhs);  // broadcasting, conversion, overlap and the version bump live there
+    s.view.copy_(rhs);  // broadcasting, conversion, overlap, autograd and the version bump
     return *this;
   }
   const detail::AdvancedPlan p = detail::plan_advanced(s.view, s.advanced);
@@ -324,29 +409,38 @@ inline const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
   }
   TP_CHECK(fits, "shape mismatch: value tensor of shape ", rhs.sizes(),
            " cannot be broadcast to indexing result of shape ", IntArrayRef(p.result_shape));
-  Tensor values = rhs.to(dtype(), false, /*copy=*/rhs.is_alias_of(*this)).expand(p.result_shape);
-  dispatch_dtype(dtype(), [&]<class T>() {
-    T* dst = static_cast<T*>(s.view.storage().mutable_data());
-    const T* src = static_cast<const T*>(values.storage().data());
-    detail::for_each_indexed(s.view, p, values, [&](int64_t v, int64_t o) { dst[v] = src[o]; });
-  });
-  unsafeGetTensorImpl()->bump_version();
+  const Tensor& view = s.view;
+  autograd::detail::differentiable_inplace<autograd::IndexPutBackward0>(
+      view,
+      [&] {
+        const Tensor values = rhs.to(dtype(), false, /*copy=*/rhs.is_alias_of(*this));
+        detail::index_scatter(view, p, values, /*accumulate=*/false);
+        unsafeGetTensorImpl()->bump_version();
+      },
+      [&](autograd::IndexPutBackward0& fn) {
+        auto list = detail::advanced_indices(s.advanced);
+        fn.gather_ = [list](const Tensor& g) { return g.index(list); };
+        fn.mask_written_ = [list](const Tensor& g) { return g.clone().index_put_(list, 0); };
+      },
+      autograd::detail::kSaveNothing, rhs);
   return *this;
 }
 
-inline const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
-                                        const Scalar& v) const {
+template <class>
+const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& v) const {
   Tensor value = empty({}, options());
   value.fill_(v);
   return index_put_(indices, value);
 }
 
-inline const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
-                                        const Tensor& rhs) const {
+template <class>
+const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                                 const Tensor& rhs) const {
   return index_put_(ArrayRef<indexing::TensorIndex>(indices), rhs);
 }
-inline const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
-                                        const Scalar& v) const {
+template <class>
+const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
+                                 const Scalar& v) const {
   return index_put_(ArrayRef<indexing::TensorIndex>(indices), v);
 }
 

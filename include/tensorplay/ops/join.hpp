@@ -21,6 +21,7 @@
 #include <optional>
 #include <vector>
 
+#include <tensorplay/autograd/functions/linalg.hpp>
 #include <tensorplay/core/array_ref.hpp>
 #include <tensorplay/core/dtype.hpp>
 #include <tensorplay/core/error.hpp>
@@ -195,9 +196,20 @@ template <class = void>
 Tensor cat(TensorList tensors, int64_t dim = 0) {
   using namespace detail::join_impl;
   const CatPlan plan = plan_cat(tensors, dim, nullptr);
-  Tensor result = empty(plan.sizes, tensors[0].options().dtype(plan.dtype), plan.format);
-  cat_fill(result, tensors, plan);
-  return result;
+  return autograd::detail::differentiable_list<autograd::CatBackward0>(
+      tensors,
+      [&] {
+        Tensor result = empty(plan.sizes, tensors[0].options().dtype(plan.dtype), plan.format);
+        cat_fill(result, tensors, plan);
+        return result;
+      },
+      [&](autograd::CatBackward0& fn, const Tensor& result) {
+        (void)result;
+        fn.dim_ = plan.dim;  // wrapped; each input's extent along it (-1: skipped)
+        for (const Tensor& t : tensors) {
+          fn.sizes_.push_back(cat_should_skip(t) ? -1 : t.size(fn.dim_));
+        }
+      });
 }
 
 // cat into `out`: its dtype is the result's (the inputs' promoted dtype must cast to it
@@ -205,6 +217,7 @@ Tensor cat(TensorList tensors, int64_t dim = 0) {
 template <class = void>
 const Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim = 0) {
   using namespace detail::join_impl;
+  for (const Tensor& t : tensors) autograd::detail::check_out_no_grad("cat", t);
   const CatPlan plan = plan_cat(tensors, dim, &out);
   if (!(out.sizes() == IntArrayRef(plan.sizes))) out.resize_(plan.sizes, plan.format);
   if (plan.any_valid) {
@@ -219,12 +232,19 @@ const Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim = 0) {
 // Stacks equally shaped tensors along a new dimension `dim` (in [-(rank+1), rank]).
 template <class = void>
 Tensor stack(TensorList tensors, int64_t dim = 0) {
-  const std::vector<Tensor> inputs = detail::join_impl::stack_inputs(tensors, dim);
-  return cat(inputs, dim);
+  std::vector<Tensor> inputs;
+  {
+    AutoGradMode off(false);  // the unsqueezed inputs are the kernel's business, not the graph's
+    inputs = detail::join_impl::stack_inputs(tensors, dim);
+  }
+  return autograd::detail::differentiable_list<autograd::StackBackward0>(
+      tensors, [&] { return cat(inputs, dim); },
+      [&](autograd::StackBackward0& fn, const Tensor&) { fn.dim_ = dim; });
 }
 
 template <class = void>
 const Tensor& stack_out(const Tensor& out, TensorList tensors, int64_t dim = 0) {
+  for (const Tensor& t : tensors) autograd::detail::check_out_no_grad("stack", t);
   const std::vector<Tensor> inputs = detail::join_impl::stack_inputs(tensors, dim);
   return cat_out(out, inputs, dim);
 }

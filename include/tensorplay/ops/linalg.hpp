@@ -40,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include <tensorplay/autograd/functions/linalg.hpp>
 #include <tensorplay/core/dtype.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/scalar.hpp>
@@ -473,21 +474,66 @@ std::vector<int64_t> broadcast_batch(IntArrayRef a, IntArrayRef b) {
   return out;
 }
 
+// ---- recording ------------------------------------------------------------------------------
+
+// a @ b (compute()) with NodeT recorded, both factors saved for the formula (`name`: the node's
+// name where NodeT takes one, matmul's).
+template <class NodeT, class Compute>
+Tensor record_product(const Tensor& a, const Tensor& b, const Compute& compute,
+                      const char* name = nullptr) {
+  return autograd::detail::differentiable<NodeT>(
+      compute,
+      [&](NodeT& fn, const Tensor&) {
+        fn.self_ = autograd::SavedVariable(a, false);
+        fn.other_ = autograd::SavedVariable(b, false);
+        if constexpr (requires { fn.name_; }) fn.name_ = name;
+      },
+      a, b);
+}
+
+template <class NodeT>
+void save_addproduct(NodeT& fn, const Tensor& a, const Tensor& b, const Scalar& beta,
+                     const Scalar& alpha) {
+  fn.self_ = autograd::SavedVariable(a, false);
+  fn.other_ = autograd::SavedVariable(b, false);
+  fn.beta_ = beta;
+  fn.alpha_ = alpha;
+}
+
+// beta * self + alpha * a @ b (compute()) with NodeT recorded: edges to self, a and b.
+template <class NodeT, class Compute>
+Tensor record_addproduct(const Tensor& self, const Tensor& a, const Tensor& b, const Scalar& beta,
+                         const Scalar& alpha, const Compute& compute) {
+  return autograd::detail::differentiable<NodeT>(
+      compute, [&](NodeT& fn, const Tensor&) { save_addproduct(fn, a, b, beta, alpha); }, self, a,
+      b);
+}
+
+template <class = void>
+const Tensor& addmm_out_impl(const Tensor& out, const Tensor& self, const Tensor& mat1,
+                             const Tensor& mat2, const Scalar& beta, const Scalar& alpha);
+template <class = void>
+const Tensor& baddbmm_out_impl(const Tensor& out, const Tensor& self, const Tensor& batch1,
+                               const Tensor& batch2, const Scalar& beta, const Scalar& alpha);
+
 }  // namespace detail::linalg_impl
 
 // ==== mm, bmm, mv, dot, outer ===================================================================
 
 template <class = void>
 Tensor mm(const Tensor& self, const Tensor& mat2) {
-  detail::linalg_impl::check_mm(self, mat2);
-  Tensor result = empty({self.size(0), mat2.size(1)}, self.options());
-  detail::linalg_impl::mm_into(result, self, mat2);
-  return result;
+  return detail::linalg_impl::record_product<autograd::MmBackward0>(self, mat2, [&] {
+    detail::linalg_impl::check_mm(self, mat2);
+    Tensor result = empty({self.size(0), mat2.size(1)}, self.options());
+    detail::linalg_impl::mm_into(result, self, mat2);
+    return result;
+  });
 }
 
 template <class = void>
 const Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
   using namespace detail::linalg_impl;
+  autograd::detail::check_out_no_grad("mm", self, mat2);
   check_mm(self, mat2);
   check_out_dtype(out, self.dtype());
   resize_out(out, {self.size(0), mat2.size(1)});
@@ -500,16 +546,19 @@ const Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) 
 template <class = void>
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
   using namespace detail::linalg_impl;
-  check_bmm_shapes(self, mat2);
-  Tensor result = empty({self.size(0), self.size(1), mat2.size(2)}, mat2.options());
-  check_bmm_dtypes(self, mat2);
-  bmm_into(result, Tensor(), self, mat2, 0, 1, "bmm");
-  return result;
+  return record_product<autograd::BmmBackward0>(self, mat2, [&] {
+    check_bmm_shapes(self, mat2);
+    Tensor result = empty({self.size(0), self.size(1), mat2.size(2)}, mat2.options());
+    check_bmm_dtypes(self, mat2);
+    bmm_into(result, Tensor(), self, mat2, 0, 1, "bmm");
+    return result;
+  });
 }
 
 template <class = void>
 const Tensor& bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
   using namespace detail::linalg_impl;
+  autograd::detail::check_out_no_grad("bmm", self, mat2);
   check_bmm_shapes(self, mat2);
   check_out_dtype(out, mat2.dtype());
   resize_out(out, {self.size(0), self.size(1), mat2.size(2)});
@@ -525,15 +574,18 @@ Tensor mv(const Tensor& self, const Tensor& vec) {
   using namespace detail::linalg_impl;
   // As PyTorch: the result is allocated first (self.size(0) fails on a 0-d self), then checked
   // as addmv's `self`.
-  Tensor result = empty({self.size(0)}, vec.options());
-  check_addmv(result, self, vec);
-  mv_into(result, Tensor(), self, vec, 0, 1);
-  return result;
+  return record_product<autograd::MvBackward0>(self, vec, [&] {
+    Tensor result = empty({self.size(0)}, vec.options());
+    check_addmv(result, self, vec);
+    mv_into(result, Tensor(), self, vec, 0, 1);
+    return result;
+  });
 }
 
 template <class = void>
 const Tensor& mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
   using namespace detail::linalg_impl;
+  autograd::detail::check_out_no_grad("mv", self, vec);
   const int64_t rows = self.size(0);
   check_addmv(1, rows, vec.dtype(), self, vec);
   check_out_dtype(out, vec.dtype());
@@ -547,17 +599,20 @@ const Tensor& mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
 template <class = void>
 Tensor dot(const Tensor& self, const Tensor& other) {
   using namespace detail::linalg_impl;
-  check_dot(self, other);
-  // PyTorch's dot dispatches before it looks at the length: an empty Bool dot fails too.
-  if (self.dtype() == kBool) detail::dtype_not_implemented("dot", kBool);
-  Tensor result = empty({}, self.options());
-  product_into(result, Tensor(), {self, false, true}, {other, true, false}, false, false, {}, 1, 1,
-               self.numel(), 0, 1, "dot");
-  return result;
+  return record_product<autograd::DotBackward0>(self, other, [&] {
+    check_dot(self, other);
+    // PyTorch's dot dispatches before it looks at the length: an empty Bool dot fails too.
+    if (self.dtype() == kBool) detail::dtype_not_implemented("dot", kBool);
+    Tensor result = empty({}, self.options());
+    product_into(result, Tensor(), {self, false, true}, {other, true, false}, false, false, {}, 1,
+                 1, self.numel(), 0, 1, "dot");
+    return result;
+  });
 }
 
 template <class = void>
 const Tensor& dot_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  autograd::detail::check_out_no_grad("dot", self, other);
   detail::linalg_impl::resize_out(out, {});
   TP_CHECK(out.dtype() == self.dtype(), "result dtype ", scalar_type_name(out.dtype()),
            " does not match input dtype ", scalar_type_name(self.dtype()));
@@ -571,19 +626,22 @@ const Tensor& dot_out(const Tensor& out, const Tensor& self, const Tensor& other
 template <class = void>
 Tensor outer(const Tensor& self, const Tensor& vec2) {
   using namespace detail::linalg_impl;
-  check_outer(self, vec2);
-  const DType dt = promote_types(self.dtype(), vec2.dtype());
-  const Tensor a = self.to(dt), b = vec2.to(dt);
-  Tensor result = empty({a.size(0), b.size(0)}, a.options());
-  product_into(result, Tensor(), {a, true, false}, {b, false, true}, true, true, {}, a.size(0),
-               b.size(0), 1, 0, 1, nullptr);
-  return result;
+  return record_product<autograd::OuterBackward>(self, vec2, [&] {
+    check_outer(self, vec2);
+    const DType dt = promote_types(self.dtype(), vec2.dtype());
+    const Tensor a = self.to(dt), b = vec2.to(dt);
+    Tensor result = empty({a.size(0), b.size(0)}, a.options());
+    product_into(result, Tensor(), {a, true, false}, {b, false, true}, true, true, {}, a.size(0),
+                 b.size(0), 1, 0, 1, nullptr);
+    return result;
+  });
 }
 
 // mul_out's rules: the promoted dtype must cast safely to out's.
 template <class = void>
 const Tensor& outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
   using namespace detail::linalg_impl;
+  autograd::detail::check_out_no_grad("mul", self, vec2);
   check_outer(self, vec2);
   const DType dt = promote_types(self.dtype(), vec2.dtype());
   TP_CHECK(can_cast(dt, out.dtype()), "result type ", scalar_type_name(dt),
@@ -617,18 +675,27 @@ template <class = void>
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
              const Scalar& alpha = 1) {
   using namespace detail::linalg_impl;
-  check_addmm(self, mat1, mat2);
-  Tensor result = empty({mat1.size(0), mat2.size(1)}, mat1.options());
-  const Tensor self_e = self.expand(result.sizes());
-  product_into(result, self_e, {mat1, true, true}, {mat2, true, true}, true, true, {}, mat1.size(0),
-               mat2.size(1), mat1.size(1), beta, alpha, "addmm_impl_cpu_");
-  return result;
+  return record_addproduct<autograd::AddmmBackward0>(self, mat1, mat2, beta, alpha, [&] {
+    check_addmm(self, mat1, mat2);
+    Tensor result = empty({mat1.size(0), mat2.size(1)}, mat1.options());
+    const Tensor self_e = self.expand(result.sizes());
+    product_into(result, self_e, {mat1, true, true}, {mat2, true, true}, true, true, {},
+                 mat1.size(0), mat2.size(1), mat1.size(1), beta, alpha, "addmm_impl_cpu_");
+    return result;
+  });
 }
 
 template <class = void>
 const Tensor& addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat1,
                         const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1) {
-  using namespace detail::linalg_impl;
+  autograd::detail::check_out_no_grad("addmm", self, mat1, mat2);
+  return detail::linalg_impl::addmm_out_impl(out, self, mat1, mat2, beta, alpha);
+}
+
+namespace detail::linalg_impl {
+template <class>
+const Tensor& addmm_out_impl(const Tensor& out, const Tensor& self, const Tensor& mat1,
+                             const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
   check_addmm(self, mat1, mat2);
   check_out_dtype(out, mat1.dtype());
   const Tensor self_e = self.expand({mat1.size(0), mat2.size(1)});
@@ -639,21 +706,25 @@ const Tensor& addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat
   finish_out(out);
   return out;
 }
+}  // namespace detail::linalg_impl
 
 template <class = void>
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
              const Scalar& alpha = 1) {
   using namespace detail::linalg_impl;
-  check_addmv(self, mat, vec);
-  Tensor result = empty({mat.size(0)}, vec.options());
-  mv_into(result, self.expand({mat.size(0)}), mat, vec, beta, alpha);
-  return result;
+  return record_addproduct<autograd::AddmvBackward0>(self, mat, vec, beta, alpha, [&] {
+    check_addmv(self, mat, vec);
+    Tensor result = empty({mat.size(0)}, vec.options());
+    mv_into(result, self.expand({mat.size(0)}), mat, vec, beta, alpha);
+    return result;
+  });
 }
 
 template <class = void>
 const Tensor& addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec,
                         const Scalar& beta = 1, const Scalar& alpha = 1) {
   using namespace detail::linalg_impl;
+  autograd::detail::check_out_no_grad("addmv", self, mat, vec);
   check_addmv(self, mat, vec);
   check_out_dtype(out, vec.dtype());
   const Tensor self_e = self.expand({mat.size(0)});
@@ -669,17 +740,20 @@ template <class = void>
 Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
               const Scalar& beta = 1, const Scalar& alpha = 1) {
   using namespace detail::linalg_impl;
-  check_addbmm(self, batch1, batch2);
-  const Tensor self_e = self.expand({batch1.size(1), batch2.size(2)});
-  Tensor result = empty(self_e.sizes(), self.options());
-  addbmm_into(result, self_e, batch1, batch2, beta, alpha);
-  return result;
+  return record_addproduct<autograd::AddbmmBackward0>(self, batch1, batch2, beta, alpha, [&] {
+    check_addbmm(self, batch1, batch2);
+    const Tensor self_e = self.expand({batch1.size(1), batch2.size(2)});
+    Tensor result = empty(self_e.sizes(), self.options());
+    addbmm_into(result, self_e, batch1, batch2, beta, alpha);
+    return result;
+  });
 }
 
 template <class = void>
 const Tensor& addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1,
                          const Tensor& batch2, const Scalar& beta = 1, const Scalar& alpha = 1) {
   using namespace detail::linalg_impl;
+  autograd::detail::check_out_no_grad("addbmm", self, batch1, batch2);
   check_addbmm(self, batch1, batch2);
   const Tensor self_e = self.expand({batch1.size(1), batch2.size(2)});
   check_out_dtype(out, self.dtype());
@@ -697,18 +771,27 @@ template <class = void>
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                const Scalar& beta = 1, const Scalar& alpha = 1) {
   using namespace detail::linalg_impl;
-  check_baddbmm(self, batch1, batch2);
-  Tensor result = empty({batch1.size(0), batch1.size(1), batch2.size(2)}, batch2.options());
-  const Tensor self_e = self.expand(result.sizes());
-  check_bmm_dtypes(batch1, batch2);
-  bmm_into(result, self_e, batch1, batch2, beta, alpha, "baddbmm");
-  return result;
+  return record_addproduct<autograd::BaddbmmBackward0>(self, batch1, batch2, beta, alpha, [&] {
+    check_baddbmm(self, batch1, batch2);
+    Tensor result = empty({batch1.size(0), batch1.size(1), batch2.size(2)}, batch2.options());
+    const Tensor self_e = self.expand(result.sizes());
+    check_bmm_dtypes(batch1, batch2);
+    bmm_into(result, self_e, batch1, batch2, beta, alpha, "baddbmm");
+    return result;
+  });
 }
 
 template <class = void>
 const Tensor& baddbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1,
                           const Tensor& batch2, const Scalar& beta = 1, const Scalar& alpha = 1) {
-  using namespace detail::linalg_impl;
+  autograd::detail::check_out_no_grad("baddbmm", self, batch1, batch2);
+  return detail::linalg_impl::baddbmm_out_impl(out, self, batch1, batch2, beta, alpha);
+}
+
+namespace detail::linalg_impl {
+template <class>
+const Tensor& baddbmm_out_impl(const Tensor& out, const Tensor& self, const Tensor& batch1,
+                               const Tensor& batch2, const Scalar& beta, const Scalar& alpha) {
   check_baddbmm(self, batch1, batch2);
   const std::vector<int64_t> shape = {batch1.size(0), batch1.size(1), batch2.size(2)};
   const Tensor self_e = self.expand(shape);
@@ -720,6 +803,7 @@ const Tensor& baddbmm_out(const Tensor& out, const Tensor& self, const Tensor& b
   finish_out(out);
   return out;
 }
+}  // namespace detail::linalg_impl
 
 // ==== matmul ====================================================================================
 
@@ -804,6 +888,7 @@ Tensor matmul_batched(const Tensor& out, const Tensor& t1, const Tensor& t2) {
   if (d2 > 1) shape.push_back(p);
   Tensor result;
   if (out.defined()) {
+    autograd::detail::check_out_no_grad("bmm", t1, t2);
     check_out_dtype(out, t2.dtype());
     resize_out(out, shape);
     result = out;
@@ -846,7 +931,16 @@ Tensor matmul_impl(const Tensor& out, const Tensor& t1, const Tensor& t2) {
 // a column on the right, and its dim is dropped: [10, 3, 4] @ [4] -> [10, 3]).
 template <class = void>
 Tensor matmul(const Tensor& self, const Tensor& other) {
-  return detail::linalg_impl::matmul_impl(Tensor(), self, other);
+  const int64_t d1 = self.dim(), d2 = other.dim();
+  const bool record = autograd::detail::any_requires_grad(self, other) && d1 > 0 && d2 > 0;
+  if (!record) return detail::linalg_impl::matmul_impl(Tensor(), self, other);
+  // As PyTorch's composite: dot, mv and mm record their own nodes.
+  if (d1 == 1 && d2 == 1) return dot(self, other);
+  if (d1 == 2 && d2 == 1) return mv(self, other);
+  if (d1 == 2 && d2 == 2) return mm(self, other);
+  return detail::linalg_impl::record_product<autograd::MatmulBackward>(
+      self, other, [&] { return detail::linalg_impl::matmul_impl(Tensor(), self, other); },
+      d1 == 1 && d2 == 2 ? "SqueezeBackward3" : "UnsafeViewBackward0");
 }
 
 template <class = void>
@@ -895,7 +989,12 @@ const Tensor& Tensor::addmm_(const Tensor& mat1, const Tensor& mat2, const Scala
                              const Scalar& alpha) const {
   detail::linalg_impl::check_addmm(*this, mat1, mat2);
   detail::linalg_impl::check_inplace_size(*this, {mat1.size(0), mat2.size(1)});
-  return tensorplay::addmm_out(*this, *this, mat1, mat2, beta, alpha);
+  return autograd::detail::differentiable_inplace<autograd::AddmmBackward0>(
+      *this, [&] { detail::linalg_impl::addmm_out_impl(*this, *this, mat1, mat2, beta, alpha); },
+      [&](autograd::AddmmBackward0& fn) {
+        detail::linalg_impl::save_addproduct(fn, mat1, mat2, beta, alpha);
+      },
+      autograd::detail::kSaveNothing, mat1, mat2);
 }
 template <class>
 Tensor Tensor::addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta,
@@ -917,7 +1016,13 @@ const Tensor& Tensor::baddbmm_(const Tensor& batch1, const Tensor& batch2, const
                                const Scalar& alpha) const {
   detail::linalg_impl::check_baddbmm(*this, batch1, batch2);
   detail::linalg_impl::check_inplace_size(*this, {batch1.size(0), batch1.size(1), batch2.size(2)});
-  return tensorplay::baddbmm_out(*this, *this, batch1, batch2, beta, alpha);
+  return autograd::detail::differentiable_inplace<autograd::BaddbmmBackward0>(
+      *this,
+      [&] { detail::linalg_impl::baddbmm_out_impl(*this, *this, batch1, batch2, beta, alpha); },
+      [&](autograd::BaddbmmBackward0& fn) {
+        detail::linalg_impl::save_addproduct(fn, batch1, batch2, beta, alpha);
+      },
+      autograd::detail::kSaveNothing, batch1, batch2);
 }
 
 }  // namespace tensorplay

@@ -17,8 +17,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <tensorplay/core/convert.hpp>
 #include <tensorplay/core/half.hpp>
-#include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
 
 namespace tensorplay {

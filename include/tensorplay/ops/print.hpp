@@ -36,6 +36,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <tensorplay/autograd/node.hpp>
+#include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/core/tensor_options.hpp>
@@ -478,10 +480,16 @@ inline std::string to_string(const Tensor& t) {
     body = detail::printer::tensor_str(t, indent, o);
   }
 
-  // Autograd's suffix, after dtype, as in PyTorch's _str_intern: "requires_grad=True" for a leaf
-  // that requires grad. ("grad_fn=<Name>" takes its place for results of differentiable ops,
-  // which come with the autograd engine; no tensor can have a grad_fn before it.)
-  if (t.requires_grad()) suffixes.push_back("requires_grad=True");
+  // Autograd's suffix, after dtype, as in PyTorch's _str_intern: "grad_fn=<Name>" for results of
+  // differentiable ops, "requires_grad=True" for a leaf that requires grad. (A view whose base
+  // was modified in place shows the node it had; grad_fn() would remake it.)
+  const auto* meta =
+      static_cast<const AutogradMeta*>(t.unsafeGetTensorImpl()->autograd_meta().get());
+  if (meta && meta->grad_fn_) {
+    suffixes.push_back("grad_fn=<" + meta->grad_fn_->name() + ">");
+  } else if (t.requires_grad()) {
+    suffixes.push_back("requires_grad=True");
+  }
 
   return detail::printer::add_suffixes(prefix + body, suffixes, indent, /*force_newline=*/false,
                                        o.linewidth);

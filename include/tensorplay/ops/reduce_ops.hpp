@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <tensorplay/autograd/functions/reduce.hpp>
 #include <tensorplay/ops/reduce.hpp>
 #include <tensorplay/ops/views.hpp>
 
@@ -638,6 +639,61 @@ const Tensor& scan_inplace(const Tensor& self, int64_t dim, std::optional<DType>
   return self;
 }
 
+// ---- recording --------------------------------------------------------------------------------
+
+// A dimension argument wrapped for the node (0 for a 0-d tensor, which takes 0 and -1).
+inline int64_t dim_or_zero(const Tensor& self, int64_t dim) {
+  return self.dim() == 0 ? 0 : maybe_wrap_dim(dim, self.dim());
+}
+
+// amax / amin / max() / min() / logsumexp: the node saves self, the result, dim and keepdim
+// (the gradient of the extrema goes to the ties).
+template <class NodeT, class Compute>
+Tensor amax_diff(const Tensor& self, IntArrayRef dim, bool keepdim, const Compute& compute) {
+  return autograd::detail::differentiable<NodeT>(
+      compute,
+      [&](NodeT& fn, const Tensor& result) {
+        fn.self_ = autograd::SavedVariable(self, false);
+        fn.result_ = autograd::SavedVariable(result, true);
+        fn.dim_ = dim.vec();
+        fn.keepdim_ = keepdim;
+      },
+      self);
+}
+
+template <class = void>
+Tensor var_diff(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction,
+                bool keepdim, bool take_sqrt) {
+  auto save = [&](auto& fn, const Tensor& result) {
+    fn.self_ = autograd::SavedVariable(self, false);
+    if (take_sqrt) fn.result_ = autograd::SavedVariable(result, true);
+    if (dim) fn.dim_ = dim->vec();
+    fn.correction_ = double(correction.value_or(1));
+    fn.keepdim_ = keepdim;
+  };
+  auto compute = [&] { return var_impl(self, dim, correction, keepdim, take_sqrt, Tensor()); };
+  if (take_sqrt)
+    return autograd::detail::differentiable<autograd::StdBackward0>(compute, save, self);
+  return autograd::detail::differentiable<autograd::VarBackward0>(compute, save, self);
+}
+
+// norm's four overloads record NormBackward0..3 (PyTorch numbers them by overload).
+template <int kOverload>
+Tensor norm_diff(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim,
+                 std::optional<DType> dtype) {
+  using NodeT = autograd::NormBackwardT<kOverload>;
+  return autograd::detail::differentiable<NodeT>(
+      [&] { return norm_impl(self, p, dim, keepdim, dtype, Tensor()); },
+      [&](NodeT& fn, const Tensor& result) {
+        fn.self_ = autograd::SavedVariable(self, false);
+        fn.result_ = autograd::SavedVariable(result, true);
+        fn.p_ = p ? p->toDouble() : 2.0;
+        fn.dim_ = dim.vec();
+        fn.keepdim_ = keepdim;
+      },
+      self);
+}
+
 }  // namespace detail::reduce_impl
 
 // ==== free functions (libtorch's at:: / torch:: names) =======================================
@@ -645,17 +701,28 @@ const Tensor& scan_inplace(const Tensor& self, int64_t dim, std::optional<DType>
 // sum
 template <class = void>
 Tensor sum(const Tensor& self, std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::sum_impl(self, std::nullopt, false, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::SumBackward0>(
+      [&] { return detail::reduce_impl::sum_impl(self, std::nullopt, false, dtype, Tensor()); },
+      [&](autograd::SumBackward0& fn, const Tensor&) { fn.self_sizes_ = self.sizes().vec(); },
+      self);
 }
 template <class = void>
 Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim = false,
            std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::sum_impl(self, dim, keepdim, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::SumBackward1>(
+      [&] { return detail::reduce_impl::sum_impl(self, dim, keepdim, dtype, Tensor()); },
+      [&](autograd::SumBackward1& fn, const Tensor&) {
+        fn.self_sizes_ = self.sizes().vec();
+        fn.dim_ = dim.vec();
+        fn.keepdim_ = keepdim;
+      },
+      self);
 }
 template <class = void>
 const Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false,
                       std::optional<DType> dtype = std::nullopt) {
   detail::reduce_impl::check_defined(out, "sum_out");
+  autograd::detail::check_out_no_grad("sum", self);
   detail::reduce_impl::sum_impl(self, dim, keepdim, dtype, out);
   return out;
 }
@@ -663,17 +730,28 @@ const Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bo
 // mean
 template <class = void>
 Tensor mean(const Tensor& self, std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::mean_impl(self, std::nullopt, false, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::MeanBackward0>(
+      [&] { return detail::reduce_impl::mean_impl(self, std::nullopt, false, dtype, Tensor()); },
+      [&](autograd::MeanBackward0& fn, const Tensor&) { fn.self_sizes_ = self.sizes().vec(); },
+      self);
 }
 template <class = void>
 Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim = false,
             std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::mean_impl(self, dim, keepdim, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::MeanBackward1>(
+      [&] { return detail::reduce_impl::mean_impl(self, dim, keepdim, dtype, Tensor()); },
+      [&](autograd::MeanBackward1& fn, const Tensor&) {
+        fn.self_sizes_ = self.sizes().vec();
+        fn.dim_ = dim.vec();
+        fn.keepdim_ = keepdim;
+      },
+      self);
 }
 template <class = void>
 const Tensor& mean_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false,
                        std::optional<DType> dtype = std::nullopt) {
   detail::reduce_impl::check_defined(out, "mean_out");
+  autograd::detail::check_out_no_grad("mean", self);
   detail::reduce_impl::mean_impl(self, dim, keepdim, dtype, out);
   return out;
 }
@@ -681,17 +759,32 @@ const Tensor& mean_out(const Tensor& out, const Tensor& self, IntArrayRef dim, b
 // prod
 template <class = void>
 Tensor prod(const Tensor& self, std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::prod_impl(self, std::nullopt, false, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::ProdBackward0>(
+      [&] { return detail::reduce_impl::prod_impl(self, std::nullopt, false, dtype, Tensor()); },
+      [&](autograd::ProdBackward0& fn, const Tensor& result) {
+        fn.self_ = autograd::SavedVariable(self, false);
+        fn.result_ = autograd::SavedVariable(result, true);
+      },
+      self);
 }
 template <class = void>
 Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false,
             std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::prod_impl(self, dim, keepdim, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::ProdBackward1>(
+      [&] { return detail::reduce_impl::prod_impl(self, dim, keepdim, dtype, Tensor()); },
+      [&](autograd::ProdBackward1& fn, const Tensor& result) {
+        fn.self_ = autograd::SavedVariable(self, false);
+        fn.result_ = autograd::SavedVariable(result, true);
+        fn.dim_ = dim;
+        fn.keepdim_ = keepdim;
+      },
+      self);
 }
 template <class = void>
 const Tensor& prod_out(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false,
                        std::optional<DType> dtype = std::nullopt) {
   detail::reduce_impl::check_defined(out, "prod_out");
+  autograd::detail::check_out_no_grad("prod", self);
   detail::reduce_impl::prod_impl(self, dim, keepdim, dtype, out);
   return out;
 }
@@ -699,19 +792,25 @@ const Tensor& prod_out(const Tensor& out, const Tensor& self, int64_t dim, bool 
 // max, min
 template <class = void>
 Tensor max(const Tensor& self) {
-  return detail::reduce_impl::max_all_impl<true>(self);
+  return detail::reduce_impl::amax_diff<autograd::MaxBackward1>(
+      self, {}, false, [&] { return detail::reduce_impl::max_all_impl<true>(self); });
 }
 template <class = void>
 Tensor min(const Tensor& self) {
-  return detail::reduce_impl::max_all_impl<false>(self);
+  return detail::reduce_impl::amax_diff<autograd::MinBackward1>(
+      self, {}, false, [&] { return detail::reduce_impl::max_all_impl<false>(self); });
 }
 template <class = void>
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false) {
-  return detail::reduce_impl::minmax_dim_impl<true>(self, dim, keepdim, Tensor(), Tensor());
+  return autograd::detail::record_selecting<autograd::MaxBackward0>(self, dim, keepdim, [&] {
+    return detail::reduce_impl::minmax_dim_impl<true>(self, dim, keepdim, Tensor(), Tensor());
+  });
 }
 template <class = void>
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false) {
-  return detail::reduce_impl::minmax_dim_impl<false>(self, dim, keepdim, Tensor(), Tensor());
+  return autograd::detail::record_selecting<autograd::MinBackward0>(self, dim, keepdim, [&] {
+    return detail::reduce_impl::minmax_dim_impl<false>(self, dim, keepdim, Tensor(), Tensor());
+  });
 }
 // libtorch's order: (values, indices) outputs first.
 template <class = void>
@@ -720,6 +819,7 @@ std::tuple<const Tensor&, const Tensor&> max_out(const Tensor& max, const Tensor
                                                  bool keepdim = false) {
   detail::reduce_impl::check_defined(max, "max_out");
   detail::reduce_impl::check_defined(max_values, "max_out");
+  autograd::detail::check_out_no_grad("max", self);
   detail::reduce_impl::minmax_dim_impl<true>(self, dim, keepdim, max, max_values);
   return {max, max_values};
 }
@@ -729,6 +829,7 @@ std::tuple<const Tensor&, const Tensor&> min_out(const Tensor& min, const Tensor
                                                  bool keepdim = false) {
   detail::reduce_impl::check_defined(min, "min_out");
   detail::reduce_impl::check_defined(min_indices, "min_out");
+  autograd::detail::check_out_no_grad("min", self);
   detail::reduce_impl::minmax_dim_impl<false>(self, dim, keepdim, min, min_indices);
   return {min, min_indices};
 }
@@ -736,16 +837,21 @@ std::tuple<const Tensor&, const Tensor&> min_out(const Tensor& min, const Tensor
 // amax, amin
 template <class = void>
 Tensor amax(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false) {
-  return detail::reduce_impl::amax_impl<true>(self, dim, keepdim, Tensor());
+  return detail::reduce_impl::amax_diff<autograd::AmaxBackward0>(self, dim, keepdim, [&] {
+    return detail::reduce_impl::amax_impl<true>(self, dim, keepdim, Tensor());
+  });
 }
 template <class = void>
 Tensor amin(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false) {
-  return detail::reduce_impl::amax_impl<false>(self, dim, keepdim, Tensor());
+  return detail::reduce_impl::amax_diff<autograd::AminBackward0>(self, dim, keepdim, [&] {
+    return detail::reduce_impl::amax_impl<false>(self, dim, keepdim, Tensor());
+  });
 }
 template <class = void>
 const Tensor& amax_out(const Tensor& out, const Tensor& self, IntArrayRef dim = {},
                        bool keepdim = false) {
   detail::reduce_impl::check_defined(out, "amax_out");
+  autograd::detail::check_out_no_grad("amax", self);
   detail::reduce_impl::amax_impl<true>(self, dim, keepdim, out);
   return out;
 }
@@ -753,6 +859,7 @@ template <class = void>
 const Tensor& amin_out(const Tensor& out, const Tensor& self, IntArrayRef dim = {},
                        bool keepdim = false) {
   detail::reduce_impl::check_defined(out, "amin_out");
+  autograd::detail::check_out_no_grad("amin", self);
   detail::reduce_impl::amax_impl<false>(self, dim, keepdim, out);
   return out;
 }
@@ -786,25 +893,41 @@ const Tensor& argmin_out(const Tensor& out, const Tensor& self,
 // `var(t, 1)` and `var(t, {1})` pick the `bool unbiased` overload (a standard conversion beats a
 // user-defined one); a dimension is written `var(t, IntArrayRef{1})` or `var(t, {0, 1})`.
 
+namespace detail::reduce_impl {
+// var_mean / std_mean. PyTorch records one VarMeanBackward0 / StdMeanBackward0 node; here, when
+// recording, the two results carry the histories of var (std) and mean, whose gradients add up
+// to the same thing.
+template <class = void>
+std::tuple<Tensor, Tensor> var_mean_diff(const Tensor& self, OptionalIntArrayRef dim,
+                                         std::optional<int64_t> correction, bool keepdim,
+                                         bool take_sqrt) {
+  if (!autograd::detail::any_requires_grad(self)) {
+    return var_mean_impl(self, dim, correction, keepdim, take_sqrt);
+  }
+  Tensor m = dim ? tensorplay::mean(self, *dim, keepdim) : tensorplay::mean(self);
+  return {var_diff(self, dim, correction, keepdim, take_sqrt), m};
+}
+}  // namespace detail::reduce_impl
+
 // var
 template <class = void>
 Tensor var(const Tensor& self, bool unbiased = true) {
-  return detail::reduce_impl::var_impl(self, std::nullopt, unbiased ? 1 : 0, false, false,
-                                       Tensor());
+  return detail::reduce_impl::var_diff(self, std::nullopt, unbiased ? 1 : 0, false, false);
 }
 template <class = void>
 Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false) {
-  return detail::reduce_impl::var_impl(self, dim, unbiased ? 1 : 0, keepdim, false, Tensor());
+  return detail::reduce_impl::var_diff(self, dim, unbiased ? 1 : 0, keepdim, false);
 }
 template <class = void>
 Tensor var(const Tensor& self, IntArrayRef dim, std::optional<int64_t> correction,
            bool keepdim = false) {
-  return detail::reduce_impl::var_impl(self, dim, correction, keepdim, false, Tensor());
+  return detail::reduce_impl::var_diff(self, dim, correction, keepdim, false);
 }
 template <class = void>
 const Tensor& var_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool unbiased = true,
                       bool keepdim = false) {
   detail::reduce_impl::check_defined(out, "var_out");
+  autograd::detail::check_out_no_grad("var", self);
   detail::reduce_impl::var_impl(self, dim, unbiased ? 1 : 0, keepdim, false, out);
   return out;
 }
@@ -812,42 +935,44 @@ template <class = void>
 const Tensor& var_out(const Tensor& out, const Tensor& self, IntArrayRef dim,
                       std::optional<int64_t> correction, bool keepdim = false) {
   detail::reduce_impl::check_defined(out, "var_out");
+  autograd::detail::check_out_no_grad("var", self);
   detail::reduce_impl::var_impl(self, dim, correction, keepdim, false, out);
   return out;
 }
 template <class = void>
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased = true) {
-  return detail::reduce_impl::var_mean_impl(self, std::nullopt, unbiased ? 1 : 0, false, false);
+  return detail::reduce_impl::var_mean_diff(self, std::nullopt, unbiased ? 1 : 0, false, false);
 }
 template <class = void>
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, IntArrayRef dim, bool unbiased = true,
                                     bool keepdim = false) {
-  return detail::reduce_impl::var_mean_impl(self, dim, unbiased ? 1 : 0, keepdim, false);
+  return detail::reduce_impl::var_mean_diff(self, dim, unbiased ? 1 : 0, keepdim, false);
 }
 template <class = void>
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, IntArrayRef dim,
                                     std::optional<int64_t> correction, bool keepdim = false) {
-  return detail::reduce_impl::var_mean_impl(self, dim, correction, keepdim, false);
+  return detail::reduce_impl::var_mean_diff(self, dim, correction, keepdim, false);
 }
 
 // std (the square root of var)
 template <class = void>
 Tensor std(const Tensor& self, bool unbiased = true) {
-  return detail::reduce_impl::var_impl(self, std::nullopt, unbiased ? 1 : 0, false, true, Tensor());
+  return detail::reduce_impl::var_diff(self, std::nullopt, unbiased ? 1 : 0, false, true);
 }
 template <class = void>
 Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false) {
-  return detail::reduce_impl::var_impl(self, dim, unbiased ? 1 : 0, keepdim, true, Tensor());
+  return detail::reduce_impl::var_diff(self, dim, unbiased ? 1 : 0, keepdim, true);
 }
 template <class = void>
 Tensor std(const Tensor& self, IntArrayRef dim, std::optional<int64_t> correction,
            bool keepdim = false) {
-  return detail::reduce_impl::var_impl(self, dim, correction, keepdim, true, Tensor());
+  return detail::reduce_impl::var_diff(self, dim, correction, keepdim, true);
 }
 template <class = void>
 const Tensor& std_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool unbiased = true,
                       bool keepdim = false) {
   detail::reduce_impl::check_defined(out, "std_out");
+  autograd::detail::check_out_no_grad("std", self);
   detail::reduce_impl::var_impl(self, dim, unbiased ? 1 : 0, keepdim, true, out);
   return out;
 }
@@ -855,47 +980,49 @@ template <class = void>
 const Tensor& std_out(const Tensor& out, const Tensor& self, IntArrayRef dim,
                       std::optional<int64_t> correction, bool keepdim = false) {
   detail::reduce_impl::check_defined(out, "std_out");
+  autograd::detail::check_out_no_grad("std", self);
   detail::reduce_impl::var_impl(self, dim, correction, keepdim, true, out);
   return out;
 }
 template <class = void>
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased = true) {
-  return detail::reduce_impl::var_mean_impl(self, std::nullopt, unbiased ? 1 : 0, false, true);
+  return detail::reduce_impl::var_mean_diff(self, std::nullopt, unbiased ? 1 : 0, false, true);
 }
 template <class = void>
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, IntArrayRef dim, bool unbiased = true,
                                     bool keepdim = false) {
-  return detail::reduce_impl::var_mean_impl(self, dim, unbiased ? 1 : 0, keepdim, true);
+  return detail::reduce_impl::var_mean_diff(self, dim, unbiased ? 1 : 0, keepdim, true);
 }
 template <class = void>
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, IntArrayRef dim,
                                     std::optional<int64_t> correction, bool keepdim = false) {
-  return detail::reduce_impl::var_mean_impl(self, dim, correction, keepdim, true);
+  return detail::reduce_impl::var_mean_diff(self, dim, correction, keepdim, true);
 }
 
 // norm
 template <class = void>
 Tensor norm(const Tensor& self, const Scalar& p = 2) {
-  return detail::reduce_impl::norm_impl(self, p, {}, false, std::nullopt, Tensor());
+  return detail::reduce_impl::norm_diff<0>(self, p, {}, false, std::nullopt);
 }
 template <class = void>
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, DType dtype) {
-  return detail::reduce_impl::norm_impl(self, p, {}, false, dtype, Tensor());
+  return detail::reduce_impl::norm_diff<2>(self, p, {}, false, dtype);
 }
 template <class = void>
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
             bool keepdim = false) {
-  return detail::reduce_impl::norm_impl(self, p, dim, keepdim, std::nullopt, Tensor());
+  return detail::reduce_impl::norm_diff<1>(self, p, dim, keepdim, std::nullopt);
 }
 template <class = void>
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim,
             DType dtype) {
-  return detail::reduce_impl::norm_impl(self, p, dim, keepdim, dtype, Tensor());
+  return detail::reduce_impl::norm_diff<3>(self, p, dim, keepdim, dtype);
 }
 template <class = void>
 const Tensor& norm_out(const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
                        IntArrayRef dim, bool keepdim = false) {
   detail::reduce_impl::check_defined(out, "norm_out");
+  autograd::detail::check_out_no_grad("norm", self);
   detail::reduce_impl::norm_impl(self, p, dim, keepdim, std::nullopt, out);
   return out;
 }
@@ -903,6 +1030,7 @@ template <class = void>
 const Tensor& norm_out(const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
                        IntArrayRef dim, bool keepdim, DType dtype) {
   detail::reduce_impl::check_defined(out, "norm_out");
+  autograd::detail::check_out_no_grad("norm", self);
   detail::reduce_impl::norm_impl(self, p, dim, keepdim, dtype, out);
   return out;
 }
@@ -940,12 +1068,15 @@ const Tensor& any_out(const Tensor& out, const Tensor& self, int64_t dim, bool k
 // logsumexp
 template <class = void>
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim = false) {
-  return detail::reduce_impl::logsumexp_impl(self, dim, keepdim, Tensor());
+  return detail::reduce_impl::amax_diff<autograd::LogsumexpBackward0>(self, dim, keepdim, [&] {
+    return detail::reduce_impl::logsumexp_impl(self, dim, keepdim, Tensor());
+  });
 }
 template <class = void>
 const Tensor& logsumexp_out(const Tensor& out, const Tensor& self, IntArrayRef dim,
                             bool keepdim = false) {
   detail::reduce_impl::check_defined(out, "logsumexp_out");
+  autograd::detail::check_out_no_grad("logsumexp", self);
   detail::reduce_impl::logsumexp_impl(self, dim, keepdim, out);
   return out;
 }
@@ -953,23 +1084,37 @@ const Tensor& logsumexp_out(const Tensor& out, const Tensor& self, IntArrayRef d
 // cumsum, cumprod
 template <class = void>
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::scan_impl<false>(self, dim, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::CumsumBackward0>(
+      [&] { return detail::reduce_impl::scan_impl<false>(self, dim, dtype, Tensor()); },
+      [&](autograd::CumsumBackward0& fn, const Tensor&) {
+        fn.dim_ = self.dim() == 0 ? 0 : maybe_wrap_dim(dim, self.dim());
+      },
+      self);
 }
 template <class = void>
 const Tensor& cumsum_out(const Tensor& out, const Tensor& self, int64_t dim,
                          std::optional<DType> dtype = std::nullopt) {
   detail::reduce_impl::check_defined(out, "cumsum_out");
+  autograd::detail::check_out_no_grad("cumsum", self);
   detail::reduce_impl::scan_impl<false>(self, dim, dtype, out);
   return out;
 }
 template <class = void>
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::scan_impl<true>(self, dim, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::CumprodBackward0>(
+      [&] { return detail::reduce_impl::scan_impl<true>(self, dim, dtype, Tensor()); },
+      [&](autograd::CumprodBackward0& fn, const Tensor& result) {
+        fn.self_ = autograd::SavedVariable(self, false);
+        fn.result_ = autograd::SavedVariable(result, true);
+        fn.dim_ = self.dim() == 0 ? 0 : maybe_wrap_dim(dim, self.dim());
+      },
+      self);
 }
 template <class = void>
 const Tensor& cumprod_out(const Tensor& out, const Tensor& self, int64_t dim,
                           std::optional<DType> dtype = std::nullopt) {
   detail::reduce_impl::check_defined(out, "cumprod_out");
+  autograd::detail::check_out_no_grad("cumprod", self);
   detail::reduce_impl::scan_impl<true>(self, dim, dtype, out);
   return out;
 }
@@ -983,6 +1128,28 @@ Tensor Tensor::sum(std::optional<DType> dtype) const {
 template <class>
 Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<DType> dtype) const {
   return tensorplay::sum(*this, dim, keepdim, dtype);
+}
+template <class>
+Tensor Tensor::sum_to_size(IntArrayRef size) const {
+  // libtorch's sum_to: the leading dimensions summed away, those of size 1 in `size` summed
+  // with keepdim; `size` must be expandable to this tensor's shape.
+  const IntArrayRef shape = sizes();
+  bool expandable = size.size() <= shape.size();
+  for (std::size_t i = 1; expandable && i <= size.size(); ++i) {
+    const int64_t s = size[size.size() - i], t = shape[shape.size() - i];
+    expandable = s == t || s == 1;
+  }
+  TP_CHECK(expandable, "size {", size, "} is not expandable to size {", shape, "}.");
+  if (shape == size) return *this;
+  const int64_t lead = dim() - static_cast<int64_t>(size.size());
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < lead; ++d) dims.push_back(d);
+  for (int64_t d = lead; d < dim(); ++d) {
+    if (size[static_cast<std::size_t>(d - lead)] == 1 && shape[static_cast<std::size_t>(d)] != 1)
+      dims.push_back(d);
+  }
+  Tensor r = dims.empty() ? *this : this->sum(dims, /*keepdim=*/true);
+  return lead > 0 ? r.view(size) : r;
 }
 template <class>
 Tensor Tensor::mean(std::optional<DType> dtype) const {
@@ -1099,7 +1266,10 @@ Tensor Tensor::cumsum(int64_t dim, std::optional<DType> dtype) const {
 }
 template <class>
 const Tensor& Tensor::cumsum_(int64_t dim, std::optional<DType> dtype) const {
-  return detail::reduce_impl::scan_inplace<false>(*this, dim, dtype);
+  const int64_t d = detail::reduce_impl::dim_or_zero(*this, dim);
+  return autograd::detail::differentiable_inplace<autograd::CumsumBackward0>(
+      *this, [&] { detail::reduce_impl::scan_inplace<false>(*this, dim, dtype); },
+      [&](autograd::CumsumBackward0& fn) { fn.dim_ = d; }, autograd::detail::kSaveNothing);
 }
 template <class>
 Tensor Tensor::cumprod(int64_t dim, std::optional<DType> dtype) const {
@@ -1107,7 +1277,14 @@ Tensor Tensor::cumprod(int64_t dim, std::optional<DType> dtype) const {
 }
 template <class>
 const Tensor& Tensor::cumprod_(int64_t dim, std::optional<DType> dtype) const {
-  return detail::reduce_impl::scan_inplace<true>(*this, dim, dtype);
+  const int64_t d = detail::reduce_impl::dim_or_zero(*this, dim);
+  return autograd::detail::differentiable_inplace<autograd::CumprodBackward0>(
+      *this, [&] { detail::reduce_impl::scan_inplace<true>(*this, dim, dtype); },
+      [&](autograd::CumprodBackward0& fn) {
+        fn.self_ = autograd::SavedVariable(clone(), false);
+        fn.dim_ = d;
+      },
+      [&](autograd::CumprodBackward0& fn) { fn.result_ = autograd::SavedVariable(*this, true); });
 }
 
 }  // namespace tensorplay

@@ -16,6 +16,7 @@
 #include <optional>
 #include <type_traits>
 
+#include <tensorplay/autograd/functions/reduce.hpp>
 #include <tensorplay/ops/reduce.hpp>
 
 namespace tensorplay {
@@ -136,16 +137,29 @@ Tensor softmax_impl(const Tensor& self, int64_t dim, std::optional<DType> dtype,
 
 template <class = void>
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::softmax_impl<false>(self, dim, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::SoftmaxBackward0>(
+      [&] { return detail::reduce_impl::softmax_impl<false>(self, dim, dtype, Tensor()); },
+      [&](autograd::SoftmaxBackward0& fn, const Tensor& result) {
+        fn.result_ = autograd::SavedVariable(result, true);
+        fn.dim_ = self.dim() == 0 ? 0 : maybe_wrap_dim(dim, self.dim());
+      },
+      self);
 }
 template <class = void>
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<DType> dtype = std::nullopt) {
-  return detail::reduce_impl::softmax_impl<true>(self, dim, dtype, Tensor());
+  return autograd::detail::differentiable<autograd::LogSoftmaxBackward0>(
+      [&] { return detail::reduce_impl::softmax_impl<true>(self, dim, dtype, Tensor()); },
+      [&](autograd::LogSoftmaxBackward0& fn, const Tensor& result) {
+        fn.result_ = autograd::SavedVariable(result, true);
+        fn.dim_ = self.dim() == 0 ? 0 : maybe_wrap_dim(dim, self.dim());
+      },
+      self);
 }
 template <class = void>
 const Tensor& softmax_out(const Tensor& out, const Tensor& self, int64_t dim,
                           std::optional<DType> dtype = std::nullopt) {
   detail::reduce_impl::check_defined(out, "softmax_out");
+  autograd::detail::check_out_no_grad("_softmax", self);
   detail::reduce_impl::softmax_impl<false>(self, dim, dtype, out);
   return out;
 }
@@ -153,6 +167,7 @@ template <class = void>
 const Tensor& log_softmax_out(const Tensor& out, const Tensor& self, int64_t dim,
                               std::optional<DType> dtype = std::nullopt) {
   detail::reduce_impl::check_defined(out, "log_softmax_out");
+  autograd::detail::check_out_no_grad("_log_softmax", self);
   detail::reduce_impl::softmax_impl<true>(self, dim, dtype, out);
   return out;
 }

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include <tensorplay/autograd/functions/linalg.hpp>
 #include <tensorplay/core/dtype.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/half.hpp>
@@ -194,15 +195,17 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable, 
                                 bool descending = false) {
   (void)stable;
   dim = maybe_wrap_dim(dim, self.dim());
-  // Dense strides like self's (PyTorch's sort meta function: self's strides when self is
-  // non-overlapping and dense, else inferred dense ones), which is empty_like's rule.
-  Tensor values = empty_like(self);
-  Tensor indices = empty_like(self, TensorOptions().dtype(kLong));
-  const int64_t n = self.dim() == 0 ? 1 : self.size(dim);
-  dispatch_dtype(self.dtype(), [&]<class T>() {
-    detail::sort_impl::sort_slices<T>(self, values, indices, dim, n, descending);
+  return autograd::detail::record_selecting<autograd::SortBackward0>(self, dim, true, [&] {
+    // Dense strides like self's (PyTorch's sort meta function: self's strides when self is
+    // non-overlapping and dense, else inferred dense ones), which is empty_like's rule.
+    Tensor values = empty_like(self);
+    Tensor indices = empty_like(self, TensorOptions().dtype(kLong));
+    const int64_t n = self.dim() == 0 ? 1 : self.size(dim);
+    dispatch_dtype(self.dtype(), [&]<class T>() {
+      detail::sort_impl::sort_slices<T>(self, values, indices, dim, n, descending);
+    });
+    return std::tuple<Tensor, Tensor>(values, indices);
   });
-  return {values, indices};
 }
 
 template <class = void>
@@ -243,23 +246,25 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim = -1,
   dim = maybe_wrap_dim(dim, self.dim());
   const int64_t slice = self.dim() > 0 ? self.size(dim) : 1;
   TP_CHECK(k >= 0 && k <= slice, "selected index k out of range");
-  std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end());
-  if (!shape.empty()) shape[std::size_t(dim)] = k;
-  Tensor values = empty(shape, self.options());
-  Tensor indices = empty(shape, self.options().dtype(kLong));
-  if (self.dim() == 0) {  // PyTorch copies a 0-d input whatever k is (0 or 1)
-    detail::copy_impl(values, self);
-    indices.zero_();
-    return {values, indices};
-  }
-  dispatch_dtype(self.dtype(), [&]<class T>() {
-    if constexpr (std::is_same_v<T, bool>) {
-      detail::dtype_not_implemented("topk_cpu", kBool);
-    } else {
-      detail::sort_impl::sort_slices<T>(self, values, indices, dim, k, largest);
+  return autograd::detail::record_selecting<autograd::TopkBackward0>(self, dim, true, [&] {
+    std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end());
+    if (!shape.empty()) shape[std::size_t(dim)] = k;
+    Tensor values = empty(shape, self.options());
+    Tensor indices = empty(shape, self.options().dtype(kLong));
+    if (self.dim() == 0) {  // PyTorch copies a 0-d input whatever k is (0 or 1)
+      detail::copy_impl(values, self);
+      indices.zero_();
+      return std::tuple<Tensor, Tensor>(values, indices);
     }
+    dispatch_dtype(self.dtype(), [&]<class T>() {
+      if constexpr (std::is_same_v<T, bool>) {
+        detail::dtype_not_implemented("topk_cpu", kBool);
+      } else {
+        detail::sort_impl::sort_slices<T>(self, values, indices, dim, k, largest);
+      }
+    });
+    return std::tuple<Tensor, Tensor>(values, indices);
   });
-  return {values, indices};
 }
 
 // ---- Tensor methods -----------------------------------------------------------------------------

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include <tensorplay/autograd/record.hpp>
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/core/function_ref.hpp>
 #include <tensorplay/core/small_vector.hpp>
@@ -100,8 +101,13 @@ inline std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
   return out;
 }
 
-// Defined in ops/copy.hpp (included at the end of this file): finish() converts through it.
+// Defined in ops/copy_kernel.hpp (included at the end of this file): finish() converts through
+// copy_impl, build() converts inputs through copy_to_new (the kernels, never the recorded ops).
 inline void copy_impl(const Tensor& dst, const Tensor& src);
+inline Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format);
+inline Tensor to_dtype(const Tensor& self, DType dtype) {
+  return copy_to_new(self, self.options().dtype(dtype), MemoryFormat::Preserve);
+}
 
 }  // namespace detail
 
@@ -417,14 +423,20 @@ inline TensorIterator TensorIteratorConfig::build() const {
   it.common_dtype_ = common;
   it.ntensors_ = nt;
   it.tensors_ = tensors_;
-  for (int o = 0; o < num_outputs_; ++o) it.given_outputs_[o] = tensors_[o].defined();
+  for (int o = 0; o < num_outputs_; ++o) {
+    it.given_outputs_[o] = tensors_[o].defined();
+    // A caller's tensor is about to be written: inference tensors and leaves that require grad
+    // refuse here, before any byte moves (autograd's rules for in-place and out= writes).
+    if (it.given_outputs_[o]) autograd::detail::check_inplace(tensors_[o]);
+  }
   // Inputs in another dtype are converted up front (a 0-d or wrapped one costs nothing much).
   for (int i = num_outputs_; promote_inputs_ && i < nt; ++i) {
-    if (it.tensors_[i].dtype() != common) it.tensors_[i] = it.tensors_[i].to(common);
+    if (it.tensors_[i].dtype() != common) it.tensors_[i] = detail::to_dtype(it.tensors_[i], common);
   }
   if (int_to_float_ && !promote_inputs_) {
     for (int i = num_outputs_; i < nt; ++i)
-      if (it.tensors_[i].dtype() != common) it.tensors_[i] = it.tensors_[i].to(common);
+      if (it.tensors_[i].dtype() != common)
+        it.tensors_[i] = detail::to_dtype(it.tensors_[i], common);
   }
   const DType out_dtype = static_dtype_.value_or(common);
   for (int o = 0; o < num_outputs_; ++o) {
@@ -746,5 +758,5 @@ inline void TensorIterator::narrow(int dim, int64_t start, int64_t size) {
 
 }  // namespace tensorplay
 
-// finish() converts through copy_; copy.hpp in turn is built on this engine.
-#include <tensorplay/ops/copy.hpp>
+// finish() converts through the copy kernel, which in turn is built on this engine.
+#include <tensorplay/ops/copy_kernel.hpp>

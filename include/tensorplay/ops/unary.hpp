@@ -36,6 +36,7 @@
 #include <emmintrin.h>
 #endif
 
+#include <tensorplay/autograd/functions/pointwise.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/half.hpp>
 #include <tensorplay/core/scalar.hpp>
@@ -584,84 +585,86 @@ Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
 
 // ---- public API ------------------------------------------------------------------------------
 // For each op NAME: NAME(self), NAME_(self) (in place), NAME_out(out, self), and the Tensor
-// methods NAME() and NAME_(). BODY(out, self) computes into `out` (undefined: allocate).
-#define TENSORPLAY_UNARY_API_(name, body)                           \
-  template <class = void>                                           \
-  Tensor name(const Tensor& self) {                                 \
-    return body(Tensor(), self);                                    \
-  }                                                                 \
-  template <class = void>                                           \
-  const Tensor& name##_out(const Tensor& out, const Tensor& self) { \
-    detail::check_out_defined(out, #name "_out");                   \
-    body(out, self);                                                \
-    return out;                                                     \
-  }                                                                 \
-  template <class = void>                                           \
-  const Tensor& name##_(const Tensor& self) {                       \
-    body(self, self);                                               \
-    return self;                                                    \
-  }                                                                 \
-  template <class>                                                  \
-  Tensor Tensor::name() const {                                     \
-    return tensorplay::name(*this);                                 \
-  }                                                                 \
-  template <class>                                                  \
-  const Tensor& Tensor::name##_() const {                           \
-    return tensorplay::name##_(*this);                              \
+// methods NAME() and NAME_(). BODY(out, self) computes into `out` (undefined: allocate); NODE
+// is the autograd node NAME and NAME_ record (autograd/functions/pointwise.hpp). out= never
+// records: it refuses arguments that require grad, as PyTorch does.
+#define TENSORPLAY_UNARY_API_(name, body, node)                                              \
+  template <class = void>                                                                    \
+  Tensor name(const Tensor& self) {                                                          \
+    return autograd::detail::record_unary<node>(self, [&] { return body(Tensor(), self); }); \
+  }                                                                                          \
+  template <class = void>                                                                    \
+  const Tensor& name##_out(const Tensor& out, const Tensor& self) {                          \
+    detail::check_out_defined(out, #name "_out");                                            \
+    autograd::detail::check_out_no_grad(#name, out, self);                                   \
+    body(out, self);                                                                         \
+    return out;                                                                              \
+  }                                                                                          \
+  template <class = void>                                                                    \
+  const Tensor& name##_(const Tensor& self) {                                                \
+    return autograd::detail::record_unary_inplace<node>(self, [&] { body(self, self); });    \
+  }                                                                                          \
+  template <class>                                                                           \
+  Tensor Tensor::name() const {                                                              \
+    return tensorplay::name(*this);                                                          \
+  }                                                                                          \
+  template <class>                                                                           \
+  const Tensor& Tensor::name##_() const {                                                    \
+    return tensorplay::name##_(*this);                                                       \
   }
 
 // A float op (integers compute in float32) whose scalar function is detail::FUNCTOR.
-#define TENSORPLAY_UNARY_FLOAT_API_(name, kernel, functor)    \
-  namespace detail {                                          \
-  template <class = void>                                     \
-  Tensor name##_impl(const Tensor& out, const Tensor& self) { \
-    return unary_float_op(out, self, kernel, functor{});      \
-  }                                                           \
-  }                                                           \
-  TENSORPLAY_UNARY_API_(name, detail::name##_impl)
+#define TENSORPLAY_UNARY_FLOAT_API_(name, kernel, functor, node) \
+  namespace detail {                                             \
+  template <class = void>                                        \
+  Tensor name##_impl(const Tensor& out, const Tensor& self) {    \
+    return unary_float_op(out, self, kernel, functor{});         \
+  }                                                              \
+  }                                                              \
+  TENSORPLAY_UNARY_API_(name, detail::name##_impl, node)
 
 // floor, ceil, round, trunc: integer tensors are copied.
-#define TENSORPLAY_UNARY_ROUNDING_API_(name, kernel, functor) \
-  namespace detail {                                          \
-  template <class = void>                                     \
-  Tensor name##_impl(const Tensor& out, const Tensor& self) { \
-    return rounding_op(out, self, kernel, functor{});         \
-  }                                                           \
-  }                                                           \
-  TENSORPLAY_UNARY_API_(name, detail::name##_impl)
+#define TENSORPLAY_UNARY_ROUNDING_API_(name, kernel, functor, node) \
+  namespace detail {                                                \
+  template <class = void>                                           \
+  Tensor name##_impl(const Tensor& out, const Tensor& self) {       \
+    return rounding_op(out, self, kernel, functor{});               \
+  }                                                                 \
+  }                                                                 \
+  TENSORPLAY_UNARY_API_(name, detail::name##_impl, node)
 
-TENSORPLAY_UNARY_API_(neg, detail::neg_impl<>)
-TENSORPLAY_UNARY_API_(abs, detail::abs_impl<>)
-TENSORPLAY_UNARY_API_(sign, detail::sign_impl<>)
-TENSORPLAY_UNARY_API_(square, detail::square_impl<>)
-TENSORPLAY_UNARY_API_(relu, detail::relu_impl<>)
+TENSORPLAY_UNARY_API_(neg, detail::neg_impl<>, autograd::NegBackward0)
+TENSORPLAY_UNARY_API_(abs, detail::abs_impl<>, autograd::AbsBackward0)
+TENSORPLAY_UNARY_API_(sign, detail::sign_impl<>, autograd::SignBackward0)
+TENSORPLAY_UNARY_API_(relu, detail::relu_impl<>, autograd::ReluBackward0)
 
-TENSORPLAY_UNARY_FLOAT_API_(exp, "exp_vml_cpu", ExpOp)
-TENSORPLAY_UNARY_FLOAT_API_(exp2, "exp2", Exp2Op)
-TENSORPLAY_UNARY_FLOAT_API_(expm1, "expm1_vml_cpu", Expm1Op)
-TENSORPLAY_UNARY_FLOAT_API_(log, "log_vml_cpu", LogOp)
-TENSORPLAY_UNARY_FLOAT_API_(log2, "log2_vml_cpu", Log2Op)
-TENSORPLAY_UNARY_FLOAT_API_(log10, "log10_vml_cpu", Log10Op)
-TENSORPLAY_UNARY_FLOAT_API_(log1p, "log1p_vml_cpu", Log1pOp)
-TENSORPLAY_UNARY_FLOAT_API_(sqrt, "sqrt_vml_cpu", SqrtOp)
-TENSORPLAY_UNARY_FLOAT_API_(rsqrt, "rsqrt_cpu", RsqrtOp)
-TENSORPLAY_UNARY_FLOAT_API_(reciprocal, "reciprocal_cpu", ReciprocalOp)
-TENSORPLAY_UNARY_FLOAT_API_(sin, "sin_vml_cpu", SinOp)
-TENSORPLAY_UNARY_FLOAT_API_(cos, "cos_vml_cpu", CosOp)
-TENSORPLAY_UNARY_FLOAT_API_(tan, "tan_vml_cpu", TanOp)
-TENSORPLAY_UNARY_FLOAT_API_(asin, "asin_vml_cpu", AsinOp)
-TENSORPLAY_UNARY_FLOAT_API_(acos, "acos_vml_cpu", AcosOp)
-TENSORPLAY_UNARY_FLOAT_API_(atan, "atan_vml_cpu", AtanOp)
-TENSORPLAY_UNARY_FLOAT_API_(sinh, "sinh_cpu", SinhOp)
-TENSORPLAY_UNARY_FLOAT_API_(cosh, "cosh_cpu", CoshOp)
-TENSORPLAY_UNARY_FLOAT_API_(tanh, "tanh_vml_cpu", TanhOp)
-TENSORPLAY_UNARY_FLOAT_API_(sigmoid, "sigmoid_cpu", SigmoidOp)
-TENSORPLAY_UNARY_FLOAT_API_(erf, "erf_vml_cpu", ErfOp)
+TENSORPLAY_UNARY_FLOAT_API_(exp, "exp_vml_cpu", ExpOp, autograd::ExpBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(exp2, "exp2", Exp2Op, autograd::Exp2Backward0)
+TENSORPLAY_UNARY_FLOAT_API_(expm1, "expm1_vml_cpu", Expm1Op, autograd::Expm1Backward0)
+TENSORPLAY_UNARY_FLOAT_API_(log, "log_vml_cpu", LogOp, autograd::LogBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(log2, "log2_vml_cpu", Log2Op, autograd::Log2Backward0)
+TENSORPLAY_UNARY_FLOAT_API_(log10, "log10_vml_cpu", Log10Op, autograd::Log10Backward0)
+TENSORPLAY_UNARY_FLOAT_API_(log1p, "log1p_vml_cpu", Log1pOp, autograd::Log1PBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(sqrt, "sqrt_vml_cpu", SqrtOp, autograd::SqrtBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(rsqrt, "rsqrt_cpu", RsqrtOp, autograd::RsqrtBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(reciprocal, "reciprocal_cpu", ReciprocalOp,
+                            autograd::ReciprocalBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(sin, "sin_vml_cpu", SinOp, autograd::SinBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(cos, "cos_vml_cpu", CosOp, autograd::CosBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(tan, "tan_vml_cpu", TanOp, autograd::TanBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(asin, "asin_vml_cpu", AsinOp, autograd::AsinBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(acos, "acos_vml_cpu", AcosOp, autograd::AcosBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(atan, "atan_vml_cpu", AtanOp, autograd::AtanBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(sinh, "sinh_cpu", SinhOp, autograd::SinhBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(cosh, "cosh_cpu", CoshOp, autograd::CoshBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(tanh, "tanh_vml_cpu", TanhOp, autograd::TanhBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(sigmoid, "sigmoid_cpu", SigmoidOp, autograd::SigmoidBackward0)
+TENSORPLAY_UNARY_FLOAT_API_(erf, "erf_vml_cpu", ErfOp, autograd::ErfBackward0)
 
-TENSORPLAY_UNARY_ROUNDING_API_(floor, "floor_vml_cpu", FloorOp)
-TENSORPLAY_UNARY_ROUNDING_API_(ceil, "ceil_vml_cpu", CeilOp)
-TENSORPLAY_UNARY_ROUNDING_API_(trunc, "trunc_vml_cpu", TruncOp)
-TENSORPLAY_UNARY_ROUNDING_API_(round, "round_vml_cpu", RoundOp)
+TENSORPLAY_UNARY_ROUNDING_API_(floor, "floor_vml_cpu", FloorOp, autograd::FloorBackward0)
+TENSORPLAY_UNARY_ROUNDING_API_(ceil, "ceil_vml_cpu", CeilOp, autograd::CeilBackward0)
+TENSORPLAY_UNARY_ROUNDING_API_(trunc, "trunc_vml_cpu", TruncOp, autograd::TruncBackward0)
+TENSORPLAY_UNARY_ROUNDING_API_(round, "round_vml_cpu", RoundOp, autograd::RoundBackward0)
 
 namespace detail {
 template <class = void>
@@ -673,8 +676,38 @@ Tensor silu_impl(const Tensor& out, const Tensor& self) {
   return unary_op<UnaryTypes::Floating>(out, self, "silu_cpu", SiluOp{});
 }
 }  // namespace detail
-TENSORPLAY_UNARY_API_(frac, detail::frac_impl<>)
-TENSORPLAY_UNARY_API_(silu, detail::silu_impl<>)
+TENSORPLAY_UNARY_API_(frac, detail::frac_impl<>, autograd::FracBackward0)
+TENSORPLAY_UNARY_API_(silu, detail::silu_impl<>, autograd::SiluBackward0)
+
+// square is pow(self, 2) in PyTorch, and records pow's node (PowBackward0, exponent 2).
+namespace detail {
+inline constexpr auto kSquareExponent = [](auto& fn) { fn.exponent_ = 2; };
+}  // namespace detail
+template <class = void>
+Tensor square(const Tensor& self) {
+  return autograd::detail::record_unary<autograd::PowBackward0>(
+      self, [&] { return detail::square_impl(Tensor(), self); }, detail::kSquareExponent);
+}
+template <class = void>
+const Tensor& square_out(const Tensor& out, const Tensor& self) {
+  detail::check_out_defined(out, "square_out");
+  autograd::detail::check_out_no_grad("square", out, self);
+  detail::square_impl(out, self);
+  return out;
+}
+template <class = void>
+const Tensor& square_(const Tensor& self) {
+  return autograd::detail::record_unary_inplace<autograd::PowBackward0>(
+      self, [&] { detail::square_impl(self, self); }, detail::kSquareExponent);
+}
+template <class>
+Tensor Tensor::square() const {
+  return tensorplay::square(*this);
+}
+template <class>
+const Tensor& Tensor::square_() const {
+  return tensorplay::square_(*this);
+}
 
 #undef TENSORPLAY_UNARY_ROUNDING_API_
 #undef TENSORPLAY_UNARY_FLOAT_API_
@@ -686,18 +719,20 @@ TENSORPLAY_UNARY_API_(silu, detail::silu_impl<>)
 // hundreds, ...). Floating types only, whatever the value of decimals, as in PyTorch 1.13.
 template <class = void>
 Tensor round(const Tensor& self, int64_t decimals) {
-  return detail::round_decimals_impl(Tensor(), self, decimals);
+  return autograd::detail::record_unary<autograd::RoundBackward1>(
+      self, [&] { return detail::round_decimals_impl(Tensor(), self, decimals); });
 }
 template <class = void>
 const Tensor& round_out(const Tensor& out, const Tensor& self, int64_t decimals) {
   detail::check_out_defined(out, "round_out");
+  autograd::detail::check_out_no_grad("round", out, self);
   detail::round_decimals_impl(out, self, decimals);
   return out;
 }
 template <class = void>
 const Tensor& round_(const Tensor& self, int64_t decimals) {
-  detail::round_decimals_impl(self, self, decimals);
-  return self;
+  return autograd::detail::record_unary_inplace<autograd::RoundBackward1>(
+      self, [&] { detail::round_decimals_impl(self, self, decimals); });
 }
 template <class>
 Tensor Tensor::round(int64_t decimals) const {
@@ -711,19 +746,23 @@ const Tensor& Tensor::round_(int64_t decimals) const {
 // gelu(self, approximate): approximate is "none" (the exact erf form) or "tanh".
 template <class = void>
 Tensor gelu(const Tensor& self, std::string_view approximate = "none") {
-  return detail::gelu_impl(Tensor(), self, approximate);
+  return autograd::detail::record_unary<autograd::GeluBackward0>(
+      self, [&] { return detail::gelu_impl(Tensor(), self, approximate); },
+      [&](auto& fn) { fn.tanh_ = approximate == "tanh"; });
 }
 template <class = void>
 const Tensor& gelu_out(const Tensor& out, const Tensor& self,
                        std::string_view approximate = "none") {
   detail::check_out_defined(out, "gelu_out");
+  autograd::detail::check_out_no_grad("gelu", out, self);
   detail::gelu_impl(out, self, approximate);
   return out;
 }
 template <class = void>
 const Tensor& gelu_(const Tensor& self, std::string_view approximate = "none") {
-  detail::gelu_impl(self, self, approximate);
-  return self;
+  return autograd::detail::record_unary_inplace<autograd::GeluBackward0>(
+      self, [&] { detail::gelu_impl(self, self, approximate); },
+      [&](auto& fn) { fn.tanh_ = approximate == "tanh"; });
 }
 template <class>
 Tensor Tensor::gelu(std::string_view approximate) const {
@@ -737,19 +776,29 @@ const Tensor& Tensor::gelu_(std::string_view approximate) const {
 // softplus(self, beta, threshold) = log(1 + exp(beta x)) / beta, linear above threshold / beta.
 template <class = void>
 Tensor softplus(const Tensor& self, const Scalar& beta = 1, const Scalar& threshold = 20) {
-  return detail::softplus_impl(Tensor(), self, beta, threshold);
+  return autograd::detail::record_unary<autograd::SoftplusBackward0>(
+      self, [&] { return detail::softplus_impl(Tensor(), self, beta, threshold); },
+      [&](auto& fn) {
+        fn.beta_ = beta;
+        fn.threshold_ = threshold;
+      });
 }
 template <class = void>
 const Tensor& softplus_out(const Tensor& out, const Tensor& self, const Scalar& beta = 1,
                            const Scalar& threshold = 20) {
   detail::check_out_defined(out, "softplus_out");
+  autograd::detail::check_out_no_grad("softplus", out, self);
   detail::softplus_impl(out, self, beta, threshold);
   return out;
 }
 template <class = void>
 const Tensor& softplus_(const Tensor& self, const Scalar& beta = 1, const Scalar& threshold = 20) {
-  detail::softplus_impl(self, self, beta, threshold);
-  return self;
+  return autograd::detail::record_unary_inplace<autograd::SoftplusBackward0>(
+      self, [&] { detail::softplus_impl(self, self, beta, threshold); },
+      [&](auto& fn) {
+        fn.beta_ = beta;
+        fn.threshold_ = threshold;
+      });
 }
 template <class>
 Tensor Tensor::softplus(const Scalar& beta, const Scalar& threshold) const {

@@ -2,11 +2,12 @@
 // unsqueeze, flatten, unflatten, split, chunk, unbind, diagonal, unfold, movedim and the
 // in-place forms.
 //
-// Each op here is offset and stride arithmetic followed by one call to Tensor::as_strided (or
+// Each op here is offset and stride arithmetic followed by one call to detail::view_op (or
 // detail::set_strided for the in-place forms); none of them builds a TensorImpl, so the view
-// invariants written once in ops/as_strided.hpp hold for all of them. Semantics, checks and
-// messages are PyTorch 1.13's (ATen's TensorShape.cpp), including its quirks: slice clamps
-// out-of-range bounds instead of failing, and split keeps a single piece when split_size
+// invariants written once in ops/as_strided.hpp hold for all of them, and each records its own
+// autograd node there (SelectBackward0, ...; formulas in autograd/functions/views.hpp). Semantics,
+// checks and messages are PyTorch 1.13's (ATen's TensorShape.cpp), including its quirks: slice
+// clamps out-of-range bounds instead of failing, and split keeps a single piece when split_size
 // exceeds the dimension.
 //
 // The geometry of the result is built in a SizesAndStrides on the stack: it keeps up to
@@ -22,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include <tensorplay/autograd/functions/views.hpp>
+#include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/sizes_and_strides.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/ops/as_strided.hpp>
@@ -29,6 +32,8 @@
 
 namespace tensorplay {
 namespace detail {
+
+namespace ag = autograd::detail;
 
 // A set of dimension indices: one machine word for up to 64 dims (every realistic tensor), a
 // heap bitmap beyond. Used to reject repeated dims without a vector on the common path.
@@ -248,7 +253,8 @@ inline void check_t(const TensorImpl& self, const char* op) {
 // ---- select / [] / slice / narrow -----------------------------------------------------------
 
 // Drops `dim`, advancing the offset to element `index` along it.
-inline Tensor Tensor::select(int64_t dim, int64_t index) const {
+template <class>
+Tensor Tensor::select(int64_t dim, int64_t index) const {
   const TensorImpl* self = impl("select");
   detail::check_has_dims(*self, "select");
   dim = maybe_wrap_dim(dim, self->dim());
@@ -258,17 +264,26 @@ inline Tensor Tensor::select(int64_t dim, int64_t index) const {
   if (index < 0) index += size;
   SizesAndStrides g;
   detail::drop_dim(self->sizes_and_strides(), dim, g);
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref(),
-                    self->storage_offset() + index * self->strides()[dim]);
+  return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(),
+                         self->storage_offset() + index * self->strides()[dim], "SelectBackward0",
+                         [&] {
+                           return detail::ag::scatter_backward(
+                               sizes(), "SelectBackward0",
+                               [dim, index](const Tensor& t) { return t.select(dim, index); });
+                         });
 }
 
 // libtorch's operator[] with an integer is select(0, index), with select's message.
-inline Tensor Tensor::operator[](int64_t index) const { return select(0, index); }
+template <class>
+Tensor Tensor::operator[](int64_t index) const {
+  return select(0, index);
+}
 
 // Elements start, start+step, ... before end along `dim`; the offset advances to `start` and the
 // stride scales by `step`. Out-of-range bounds are clamped, never an error.
-inline Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
-                            int64_t step) const {
+template <class>
+Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+                     int64_t step) const {
   const TensorImpl* self = impl("slice");
   detail::check_has_dims(*self, "slice");
   dim = maybe_wrap_dim(dim, self->dim());
@@ -283,11 +298,18 @@ inline Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::opti
   // stride is never used; keep the old one then.
   int64_t scaled = 0;
   g.stride_at_unchecked(dim) = __builtin_mul_overflow(stride, step, &scaled) ? stride : scaled;
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset() + lo * stride);
+  return detail::view_op(
+      *this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset() + lo * stride,
+      "SliceBackward0", [&, lo = lo, hi = hi] {
+        return detail::ag::scatter_backward(
+            sizes(), "SliceBackward0",
+            [dim, lo, hi, step](const Tensor& t) { return t.slice(dim, lo, hi, step); });
+      });
 }
 
 // slice with bounds that must be in range (start may be negative, and may equal the size).
-inline Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
+template <class>
+Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   const TensorImpl* self = impl("narrow");
   TP_CHECK(self->dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
   const int64_t size = self->size(dim);
@@ -300,20 +322,23 @@ inline Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
 
 // ---- view / reshape ---------------------------------------------------------------------------
 
-inline Tensor Tensor::view(IntArrayRef size) const {
+template <class>
+Tensor Tensor::view(IntArrayRef size) const {
   const TensorImpl* self = impl("view");
   SizesAndStrides g;
   detail::infer_view_size_or_throw(size, self->numel(), g);
   TP_CHECK(detail::compute_view_strides(self->sizes(), self->strides(), g),
            "view size is not compatible with input tensor's size and stride (at least one "
            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                         "ViewBackward0", [&] { return detail::ag::reshape_backward(sizes()); });
 }
 
 // Reinterprets the bytes as another dtype. Same item size: same geometry. Smaller item size:
 // the last dim (which must be contiguous) grows by the ratio, and other strides and the offset
 // scale up. Larger: the last dim, the offset and every other stride must divide by the ratio.
-inline Tensor Tensor::view(DType dtype) const {
+template <class>
+Tensor Tensor::view(DType dtype) const {
   const TensorImpl* self = impl("view");
   const auto old_size = static_cast<int64_t>(self->itemsize());
   const auto new_size = static_cast<int64_t>(tensorplay::itemsize(dtype));
@@ -357,19 +382,28 @@ inline Tensor Tensor::view(DType dtype) const {
                             /*is_view=*/false);
 }
 
-inline Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); }
+template <class>
+Tensor Tensor::view_as(const Tensor& other) const {
+  return view(other.sizes());
+}
 
 // A view when the layout allows one, else a contiguous copy given the new shape. The copy is a
 // new value, not a view: is_view() is false and its version starts at 0 (PyTorch's
 // _unsafe_view of a clone).
-inline Tensor Tensor::reshape(IntArrayRef shape) const {
+template <class>
+Tensor Tensor::reshape(IntArrayRef shape) const {
   const TensorImpl* self = impl("reshape");
   SizesAndStrides g;
   detail::infer_view_size_or_throw(shape, self->numel(), g);
   if (detail::compute_view_strides(self->sizes(), self->strides(), g)) {
-    return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+    return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                           "ReshapeAliasBackward0",
+                           [&] { return detail::ag::reshape_backward(sizes()); });
   }
+  // PyTorch's _unsafe_view(clone()): CloneBackward0, then UnsafeViewBackward0 (not a view).
   Tensor copy = clone(MemoryFormat::Contiguous);
+  auto node = autograd::detail::make_node<autograd::UnsafeViewBackward0>(copy);
+  if (node) node->self_sizes_ = sizes().vec();
   int64_t running = 1;
   for (auto d = static_cast<int64_t>(g.size()) - 1; d >= 0; --d) {
     g.stride_at_unchecked(d) = running;
@@ -377,56 +411,89 @@ inline Tensor Tensor::reshape(IntArrayRef shape) const {
   }
   detail::set_strided(*copy.unsafeGetTensorImpl(), g.sizes_arrayref(), g.strides_arrayref(),
                       copy.storage_offset(), "reshape");
+  if (node) autograd::detail::set_history(copy, node);
   return copy;
 }
 
-inline Tensor Tensor::reshape_as(const Tensor& other) const { return reshape(other.sizes()); }
+template <class>
+Tensor Tensor::reshape_as(const Tensor& other) const {
+  return reshape(other.sizes());
+}
 
 // ---- transpose / permute / movedim -------------------------------------------------------------
 
-inline Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
-  const TensorImpl* self = impl("transpose");
+namespace detail {
+// transpose and t (which differ in their node's name only), out of place and in place.
+template <class = void>
+Tensor transpose_view(const Tensor& t, int64_t dim0, int64_t dim1, const char* name) {
+  const TensorImpl* self = t.unsafeGetTensorImpl();
   dim0 = maybe_wrap_dim(dim0, self->dim());
   dim1 = maybe_wrap_dim(dim1, self->dim());
-  if (dim0 == dim1) return alias();
+  if (dim0 == dim1) return same_view(t, name);
   SizesAndStrides g = self->sizes_and_strides();
   std::swap(g.size_at_unchecked(dim0), g.size_at_unchecked(dim1));
   std::swap(g.stride_at_unchecked(dim0), g.stride_at_unchecked(dim1));
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return view_op(t, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(), name,
+                 [&] { return ag::transpose_backward(dim0, dim1); });
 }
 
-inline const Tensor& Tensor::transpose_(int64_t dim0, int64_t dim1) const {
-  TensorImpl* self = impl("transpose_");
+template <class = void>
+const Tensor& transpose_inplace(const Tensor& t, int64_t dim0, int64_t dim1, const char* name) {
+  TensorImpl* self = t.unsafeGetTensorImpl();
   dim0 = maybe_wrap_dim(dim0, self->dim());
   dim1 = maybe_wrap_dim(dim1, self->dim());
+  auto node = ag::begin_inplace_view(t, name, [&] { return ag::transpose_backward(dim0, dim1); });
   if (dim0 != dim1) {
     SizesAndStrides g = self->sizes_and_strides();
     std::swap(g.size_at_unchecked(dim0), g.size_at_unchecked(dim1));
     std::swap(g.stride_at_unchecked(dim0), g.stride_at_unchecked(dim1));
-    detail::set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
-                        "transpose_");
+    set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                "transpose_");
   }
   self->bump_version();  // an in-place op even when it changes nothing, as in PyTorch
-  return *this;
+  ag::end_inplace_view(t, node);
+  return t;
+}
+}  // namespace detail
+
+template <class>
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  impl("transpose");
+  return detail::transpose_view(*this, dim0, dim1, "TransposeBackward0");
 }
 
-inline Tensor Tensor::swapdims(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
-inline Tensor Tensor::swapaxes(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+template <class>
+const Tensor& Tensor::transpose_(int64_t dim0, int64_t dim1) const {
+  impl("transpose_");
+  return detail::transpose_inplace(*this, dim0, dim1, "TransposeBackward1");
+}
 
-inline Tensor Tensor::t() const {
+template <class>
+Tensor Tensor::swapdims(int64_t dim0, int64_t dim1) const {
+  return transpose(dim0, dim1);
+}
+template <class>
+Tensor Tensor::swapaxes(int64_t dim0, int64_t dim1) const {
+  return transpose(dim0, dim1);
+}
+
+template <class>
+Tensor Tensor::t() const {
   const TensorImpl* self = impl("t");
   detail::check_t(*self, "t()");
-  return transpose(0, self->dim() < 2 ? 0 : 1);
+  return detail::transpose_view(*this, 0, self->dim() < 2 ? 0 : 1, "TBackward0");
 }
 
-inline const Tensor& Tensor::t_() const {
+template <class>
+const Tensor& Tensor::t_() const {
   const TensorImpl* self = impl("t_");
   detail::check_t(*self, "t_()");
-  return transpose_(0, self->dim() < 2 ? 0 : 1);
+  return detail::transpose_inplace(*this, 0, self->dim() < 2 ? 0 : 1, "TBackward1");
 }
 
 // The last two dims swapped (a batch of matrix transposes).
-inline Tensor Tensor::mT() const {
+template <class>
+Tensor Tensor::mT() const {
   const TensorImpl* self = impl("mT");
   TP_CHECK(self->dim() >= 2, "tensor.mT is only supported on matrices or batches of matrices. Got ",
            self->dim(), "-D tensor.");
@@ -434,7 +501,8 @@ inline Tensor Tensor::mT() const {
 }
 
 // Result dim i is input dim dims[i].
-inline Tensor Tensor::permute(IntArrayRef dims) const {
+template <class>
+Tensor Tensor::permute(IntArrayRef dims) const {
   const TensorImpl* self = impl("permute");
   const int64_t ndim = self->dim();
   // PyTorch 1.13 shares this check with its sparse kernel, "sparse_coo" prefix included.
@@ -451,12 +519,14 @@ inline Tensor Tensor::permute(IntArrayRef dims) const {
     g.size_at_unchecked(i) = self->sizes()[d];
     g.stride_at_unchecked(i) = self->strides()[d];
   }
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                         "PermuteBackward0", [&] { return detail::ag::permute_backward(dims); });
 }
 
 // Dims source[i] move to destination[i]; the others keep their relative order in the slots
 // left over.
-inline Tensor Tensor::movedim(IntArrayRef source, IntArrayRef destination) const {
+template <class>
+Tensor Tensor::movedim(IntArrayRef source, IntArrayRef destination) const {
   const TensorImpl* self = impl("movedim");
   TP_CHECK(source.size() == destination.size(),
            "movedim: Invalid source or destination dims: source (", source,
@@ -493,20 +563,38 @@ inline Tensor Tensor::movedim(IntArrayRef source, IntArrayRef destination) const
   return permute(order.sizes_arrayref());
 }
 
-inline Tensor Tensor::movedim(int64_t source, int64_t destination) const {
+template <class>
+Tensor Tensor::movedim(int64_t source, int64_t destination) const {
   return movedim(IntArrayRef(source), IntArrayRef(destination));
 }
-inline Tensor Tensor::moveaxis(IntArrayRef source, IntArrayRef destination) const {
+template <class>
+Tensor Tensor::moveaxis(IntArrayRef source, IntArrayRef destination) const {
   return movedim(source, destination);
 }
-inline Tensor Tensor::moveaxis(int64_t source, int64_t destination) const {
+template <class>
+Tensor Tensor::moveaxis(int64_t source, int64_t destination) const {
   return movedim(source, destination);
 }
 
 // ---- expand -----------------------------------------------------------------------------------
 
+namespace detail {
+// The gradient sums over the repeated elements: the replayed expand of zeros aliases each input
+// element as often as it was repeated, and view_scatter accumulates into aliases.
+template <class = void>
+Tensor expand_view(const Tensor& self, const SizesAndStrides& g, IntArrayRef size) {
+  return view_op(self, g.sizes_arrayref(), g.strides_arrayref(), self.storage_offset(),
+                 "ExpandBackward0", [&] {
+                   return ag::scatter_backward(
+                       self.sizes(), "ExpandBackward0",
+                       [size = size.vec()](const Tensor& t) { return t.expand(size); });
+                 });
+}
+}  // namespace detail
+
 // Size-1 dims (and new leading dims) repeat with stride 0; -1 keeps an existing size.
-inline Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
+template <class>
+Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
   const TensorImpl* self = impl("expand");
   const auto ndim = static_cast<int64_t>(size.size());
   const int64_t tdim = self->dim();
@@ -520,7 +608,7 @@ inline Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
       g.size_at_unchecked(i) = size[i];
       g.stride_at_unchecked(i) = 0;
     }
-    return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+    return detail::expand_view(*this, g, size);
   }
   for (int64_t i = ndim - 1; i >= 0; --i) {
     const int64_t d = i - (ndim - tdim);  // the matching input dim, < 0 for a new leading dim
@@ -543,33 +631,61 @@ inline Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
     g.size_at_unchecked(i) = sz;
     g.stride_at_unchecked(i) = st;
   }
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return detail::expand_view(*this, g, size);
 }
 
-inline Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes()); }
+template <class>
+Tensor Tensor::expand_as(const Tensor& other) const {
+  return expand(other.sizes());
+}
 
 // ---- squeeze / unsqueeze ----------------------------------------------------------------------
 
-inline Tensor Tensor::squeeze() const {
+namespace detail {
+// squeeze and unsqueeze only regroup the elements: their gradient is a reshape.
+template <class = void>
+Tensor regroup_view(const Tensor& self, const SizesAndStrides& g, const char* name) {
+  return view_op(self, g.sizes_arrayref(), g.strides_arrayref(), self.storage_offset(), name,
+                 [&] { return ag::reshape_backward(self.sizes()); });
+}
+// Their in-place forms: self takes the geometry `g`.
+template <class = void>
+const Tensor& regroup_inplace(const Tensor& t, const SizesAndStrides& g, const char* name,
+                              const char* op) {
+  TensorImpl* self = t.unsafeGetTensorImpl();
+  auto node = ag::begin_inplace_view(t, name, [&] { return ag::reshape_backward(t.sizes()); });
+  set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(), op);
+  self->bump_version();
+  ag::end_inplace_view(t, node);
+  return t;
+}
+}  // namespace detail
+
+template <class>
+Tensor Tensor::squeeze() const {
   const TensorImpl* self = impl("squeeze");
   SizesAndStrides g;
   detail::drop_unit_dims(
       self->sizes_and_strides(), [](int64_t) { return true; }, g);
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return detail::regroup_view(*this, g, "SqueezeBackward0");
 }
 
 // Drops `dim` if it has size 1; otherwise still a view, of the same geometry.
-inline Tensor Tensor::squeeze(int64_t dim) const {
+template <class>
+Tensor Tensor::squeeze(int64_t dim) const {
   const TensorImpl* self = impl("squeeze");
   dim = maybe_wrap_dim(dim, self->dim());
-  if (self->dim() == 0 || self->sizes()[dim] != 1) return alias();
+  if (self->dim() == 0 || self->sizes()[dim] != 1)
+    return detail::same_view(*this, "SqueezeBackward1");
   SizesAndStrides g;
   detail::drop_dim(self->sizes_and_strides(), dim, g);
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return detail::regroup_view(*this, g, "SqueezeBackward1");
 }
 
-// The dims of `dims` that have size 1 (PyTorch 2.0's squeeze.dims; 1.13 has no list form).
-inline Tensor Tensor::squeeze(IntArrayRef dims) const {
+// The dims of `dims` that have size 1 (PyTorch 2.0's squeeze.dims, whose node 2.0 names
+// SqueezeBackward2; 1.13 has no list form).
+template <class>
+Tensor Tensor::squeeze(IntArrayRef dims) const {
   const TensorImpl* self = impl("squeeze");
   const int64_t ndim = self->dim();
   detail::DimSet listed(ndim);
@@ -580,57 +696,53 @@ inline Tensor Tensor::squeeze(IntArrayRef dims) const {
   SizesAndStrides g;
   detail::drop_unit_dims(
       self->sizes_and_strides(), [&](int64_t d) { return listed.contains(d); }, g);
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return detail::regroup_view(*this, g, "SqueezeBackward2");
 }
 
-inline const Tensor& Tensor::squeeze_() const {
+template <class>
+const Tensor& Tensor::squeeze_() const {
   TensorImpl* self = impl("squeeze_");
   SizesAndStrides g;
   detail::drop_unit_dims(
       self->sizes_and_strides(), [](int64_t) { return true; }, g);
-  detail::set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
-                      "squeeze_");
-  self->bump_version();
-  return *this;
+  return detail::regroup_inplace(*this, g, "SqueezeBackward2", "squeeze_");
 }
 
-inline const Tensor& Tensor::squeeze_(int64_t dim) const {
+template <class>
+const Tensor& Tensor::squeeze_(int64_t dim) const {
   TensorImpl* self = impl("squeeze_");
   dim = maybe_wrap_dim(dim, self->dim());
+  SizesAndStrides g = self->sizes_and_strides();
   if (self->dim() > 0 && self->sizes()[dim] == 1) {
-    SizesAndStrides g;
     detail::drop_dim(self->sizes_and_strides(), dim, g);
-    detail::set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
-                        "squeeze_");
   }
-  self->bump_version();
-  return *this;
+  return detail::regroup_inplace(*this, g, "SqueezeBackward3", "squeeze_");
 }
 
-inline Tensor Tensor::unsqueeze(int64_t dim) const {
+template <class>
+Tensor Tensor::unsqueeze(int64_t dim) const {
   const TensorImpl* self = impl("unsqueeze");
   dim = maybe_wrap_dim(dim, self->dim() + 1);
   SizesAndStrides g;
   detail::insert_unit_dim(self->sizes_and_strides(), dim, g);
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return detail::regroup_view(*this, g, "UnsqueezeBackward0");
 }
 
-inline const Tensor& Tensor::unsqueeze_(int64_t dim) const {
+template <class>
+const Tensor& Tensor::unsqueeze_(int64_t dim) const {
   TensorImpl* self = impl("unsqueeze_");
   dim = maybe_wrap_dim(dim, self->dim() + 1);
   SizesAndStrides g;
   detail::insert_unit_dim(self->sizes_and_strides(), dim, g);
-  detail::set_strided(*self, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
-                      "unsqueeze_");
-  self->bump_version();
-  return *this;
+  return detail::regroup_inplace(*this, g, "UnsqueezeBackward1", "unsqueeze_");
 }
 
 // ---- flatten / unflatten ----------------------------------------------------------------------
 
 // Dims start_dim..end_dim merged into one, through reshape (a copy if they cannot be merged in
 // place). start_dim == end_dim returns this very tensor, as PyTorch does.
-inline Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+template <class>
+Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   const TensorImpl* self = impl("flatten");
   const int64_t ndim = self->dim();
   start_dim = maybe_wrap_dim(start_dim, ndim);
@@ -655,7 +767,8 @@ inline Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
 }
 
 // `dim` split into `sizes` (one of which may be -1), as a view.
-inline Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
+template <class>
+Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
   const TensorImpl* self = impl("unflatten");
   const int64_t ndim = self->dim();
   dim = maybe_wrap_dim(dim, ndim);
@@ -691,10 +804,35 @@ inline Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
 
 // ---- split / chunk / unbind -------------------------------------------------------------------
 
+namespace detail {
+// `count` views of self, piece(t, i) being the i-th: made without history, then given one node
+// for all of them (PyTorch's SplitBackward0 and friends are multi-output nodes), whose
+// gradient writes each piece's gradient through the same replay.
+template <class Piece>
+std::vector<Tensor> multi_view(const Tensor& self, int64_t count, const char* name, Piece piece) {
+  std::vector<Tensor> out;
+  out.reserve(static_cast<std::size_t>(count));
+  {
+    NoGradGuard no_grad;  // the pieces' own view nodes would be the wrong ones
+    for (int64_t i = 0; i < count; ++i) out.push_back(piece(self, i));
+  }
+  if (ag::records_view(self)) {
+    std::vector<ag::ViewFn> replays;
+    replays.reserve(out.size());
+    for (int64_t i = 0; i < count; ++i) {
+      replays.emplace_back([piece, i](const Tensor& t) { return piece(t, i); });
+    }
+    ag::record_multi_view(out, self, name, std::move(replays));
+  }
+  return out;
+}
+}  // namespace detail
+
 // Pieces of split_size along dim, the last one smaller if the size does not divide. A
 // split_size beyond the size gives the whole tensor as one piece; 0 is allowed only for an
 // empty dim (one empty piece).
-inline std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
+template <class>
+std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
   const TensorImpl* self = impl("split");
   TP_CHECK(self->dim() != 0, "split expects at least a 1-dimensional tensor");
   TP_CHECK(split_size >= 0,
@@ -704,75 +842,85 @@ inline std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const 
            "split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
   int64_t pieces = 1;
   if (split_size != 0) pieces = size == 0 ? 1 : (size - 1) / split_size + 1;
-  std::vector<Tensor> out;
-  out.reserve(static_cast<std::size_t>(pieces));
-  for (int64_t i = 0; i < pieces; ++i) {
-    const int64_t start = i * split_size;
-    const int64_t length = i + 1 < pieces ? split_size : size - start;
-    out.push_back(narrow(dim, start, length));
-  }
-  return out;
+  return detail::multi_view(*this, pieces, "SplitBackward0",
+                            [split_size, dim, pieces, size](const Tensor& t, int64_t i) {
+                              const int64_t start = i * split_size;
+                              const int64_t length = i + 1 < pieces ? split_size : size - start;
+                              return t.narrow(dim, start, length);
+                            });
 }
 
-inline std::vector<Tensor> Tensor::split(IntArrayRef split_sizes, int64_t dim) const {
+template <class>
+std::vector<Tensor> Tensor::split(IntArrayRef split_sizes, int64_t dim) const {
   return split_with_sizes(split_sizes, dim);
 }
 
-// Consecutive pieces of the given sizes, which must sum to the size of dim.
-inline std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef split_sizes, int64_t dim) const {
-  const TensorImpl* self = impl("split_with_sizes");
+namespace detail {
+template <class = void>
+std::vector<Tensor> split_with_sizes_view(const Tensor& t, IntArrayRef split_sizes, int64_t dim) {
+  const TensorImpl* self = t.unsafeGetTensorImpl();
   TP_CHECK(self->dim() != 0, "split expects at least a 1-dimensional tensor");
   const int64_t size = self->size(dim);
-  std::vector<Tensor> out;
-  out.reserve(split_sizes.size());
+  std::vector<int64_t> starts;
+  starts.reserve(split_sizes.size());
   int64_t start = 0;
   for (int64_t length : split_sizes) {
     TP_CHECK(length >= 0,
              "split_with_sizes expects split_sizes have only non-negative entries, but got "
              "split_sizes=",
              split_sizes);
-    // slice, not narrow: a sum that overshoots is reported by the check below, as in PyTorch.
-    out.push_back(slice(dim, start, start + length, 1));
+    starts.push_back(start);
     start += length;
   }
   TP_CHECK(start == size, "split_with_sizes expects split_sizes to sum exactly to ", size,
            " (input tensor's size at dimension ", dim, "), but got split_sizes=", split_sizes);
-  return out;
+  return multi_view(
+      t, static_cast<int64_t>(split_sizes.size()), "SplitWithSizesBackward0",
+      [starts = std::move(starts), lengths = split_sizes.vec(), dim](const Tensor& v, int64_t i) {
+        const auto k = static_cast<std::size_t>(i);
+        return v.slice(dim, starts[k], starts[k] + lengths[k], 1);
+      });
+}
+}  // namespace detail
+
+// Consecutive pieces of the given sizes, which must sum to the size of dim.
+template <class>
+std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef split_sizes, int64_t dim) const {
+  impl("split_with_sizes");
+  return detail::split_with_sizes_view(*this, split_sizes, dim);
 }
 
 // At most `chunks` pieces of ceil(size / chunks); fewer when the size runs out first. An empty
-// dim gives exactly `chunks` empty pieces.
-inline std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
+// dim gives exactly `chunks` empty pieces (split_with_sizes of zeros, as in PyTorch).
+template <class>
+std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
   const TensorImpl* self = impl("chunk");
   TP_CHECK(self->dim() > 0, "chunk expects at least a 1-dimensional tensor");
   TP_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t size = self->size(dim);
   const int64_t split_size = size == 0 ? 0 : (size - 1) / chunks + 1;
   if (size == 0) {
-    std::vector<Tensor> out;
-    out.reserve(static_cast<std::size_t>(chunks));
-    for (int64_t i = 0; i < chunks; ++i) out.push_back(slice(dim, 0, 0, 1));
-    return out;
+    const std::vector<int64_t> zeros(static_cast<std::size_t>(chunks), 0);
+    return detail::split_with_sizes_view(*this, zeros, dim);
   }
   return split(split_size, dim);
 }
 
 // Every index along dim, selected.
-inline std::vector<Tensor> Tensor::unbind(int64_t dim) const {
+template <class>
+std::vector<Tensor> Tensor::unbind(int64_t dim) const {
   const TensorImpl* self = impl("unbind");
   dim = maybe_wrap_dim(dim, self->dim());
-  const int64_t size = self->size(dim);
-  std::vector<Tensor> out;
-  out.reserve(static_cast<std::size_t>(size));
-  for (int64_t i = 0; i < size; ++i) out.push_back(select(dim, i));
-  return out;
+  return detail::multi_view(*this, self->size(dim), "UnbindBackward0",
+                            [dim](const Tensor& t, int64_t i) { return t.select(dim, i); });
 }
 
 // ---- diagonal / unfold ------------------------------------------------------------------------
 
 // The diagonal of the (dim1, dim2) planes, as a new last dim stepping both at once. A positive
 // offset starts that many columns (dim2) in, a negative one that many rows (dim1) down.
-inline Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
+template <class>
+Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
   const TensorImpl* self = impl("diagonal");
   const int64_t ndim = self->dim();
   const int64_t d1 = maybe_wrap_dim(dim1, ndim);
@@ -797,12 +945,18 @@ inline Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const
   }
   g.size_at_unchecked(ndim - 2) = length;
   g.stride_at_unchecked(ndim - 2) = self->strides()[d1] + self->strides()[d2];
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref(), start);
+  return detail::view_op(
+      *this, g.sizes_arrayref(), g.strides_arrayref(), start, "DiagonalBackward0", [&] {
+        return detail::ag::scatter_backward(
+            sizes(), "DiagonalBackward0",
+            [offset, d1, d2](const Tensor& t) { return t.diagonal(offset, d1, d2); });
+      });
 }
 
 // All windows of `size` elements, `step` apart, along `dimension`: that dim becomes the window
 // count and a new last dim walks each window. A 0-d tensor counts as one element.
-inline Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
+template <class>
+Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
   const TensorImpl* self = impl("unfold");
   const int64_t ndim = self->dim();
   const int64_t d = maybe_wrap_dim(dimension, ndim);
@@ -822,7 +976,13 @@ inline Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) cons
     g.size_at_unchecked(d) = (self->sizes()[d] - size) / step + 1;
     g.stride_at_unchecked(d) *= step;
   }
-  return as_strided(g.sizes_arrayref(), g.strides_arrayref());
+  return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+                         "UnfoldBackward0", [&] {
+                           return detail::ag::scatter_backward(sizes(), "UnfoldBackward0",
+                                                               [d, size, step](const Tensor& t) {
+                                                                 return t.unfold(d, size, step);
+                                                               });
+                         });
 }
 
 }  // namespace tensorplay

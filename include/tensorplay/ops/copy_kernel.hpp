@@ -1,0 +1,347 @@
+// The copy kernel: every element move (copy_, clone, contiguous, to, and the iteration
+// engine's write-back of outputs computed in another dtype) ends in detail::copy_impl.
+//
+// One kernel does every element move: the TensorIterator walks destination and source (any
+// strides, the source broadcast to the destination's shape) and an inner loop converts each
+// element from the source dtype to the destination dtype. The cases that dominate in practice
+// get shorter roads: same dtype and both contiguous is one memcpy, contiguous rows are plain
+// pointer loops the compiler vectorises, and a transpose is walked in cache-sized tiles by the
+// iterator. No autograd here: ops/copy.hpp holds the differentiable API on top.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
+
+#include <tensorplay/core/convert.hpp>
+#include <tensorplay/core/empty.hpp>
+#include <tensorplay/ops/dispatch.hpp>
+#include <tensorplay/ops/factories.hpp>
+#include <tensorplay/ops/tensor_iterator.hpp>
+
+namespace tensorplay {
+namespace detail {
+
+// float <-> Half eight at a time on the conversion instructions every x86-64-v3 CPU has (F16C);
+// they round to nearest-even exactly as Half's constructor does, so results are unchanged. The
+// scalar conversion is integer bit-twiddling the compiler cannot vectorise. Returns how many
+// elements were done; the caller's loop finishes the rest.
+template <class To, class From>
+inline int64_t convert_contiguous_simd(To* out, const From* in, int64_t n) noexcept {
+  int64_t i = 0;
+#if defined(__F16C__) && defined(__AVX__)
+  if constexpr (std::is_same_v<To, Half> && std::is_same_v<From, float>) {
+    for (; i + 8 <= n; i += 8) {
+      const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), h);
+    }
+  } else if constexpr (std::is_same_v<To, float> && std::is_same_v<From, Half>) {
+    for (; i + 8 <= n; i += 8) {
+      const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+      _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
+    }
+  }
+#else
+  (void)out, (void)in, (void)n;
+#endif
+  return i;
+}
+
+// Contiguous bytes, src and dst not overlapping. Past kStreamingCopyBytes the copy bypasses the
+// cache: a destination that size evicts useful lines anyway on its way to memory, and
+// non-temporal stores skip the read-for-ownership of every destination line (a third less
+// traffic; 64 MiB took 7.9 ms with memcpy, 5.7 ms streamed, on the benchmark machine). glibc
+// makes the same switch, but past a threshold derived from the L3 size, which virtual machines
+// often report as hundreds of MiB, so it never does there.
+inline constexpr std::size_t kStreamingCopyBytes = std::size_t{16} << 20;
+
+inline void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
+  if (dst == src) return;
+#if defined(__AVX__)
+  if (n >= kStreamingCopyBytes) {
+    char* d = static_cast<char*>(dst);
+    const char* s = static_cast<const char*>(src);
+    const std::size_t head = (32 - reinterpret_cast<std::uintptr_t>(d) % 32) % 32;
+    std::memcpy(d, s, head);  // streaming stores need a 32-byte aligned destination
+    std::size_t i = head;
+    for (; i + 128 <= n; i += 128) {
+      for (std::size_t k = 0; k < 128; k += 32) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + k));
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + k), v);
+      }
+    }
+    _mm_sfence();  // order the streamed stores before anything that follows
+    std::memcpy(d + i, s + i, n - i);
+    return;
+  }
+#endif
+  std::memcpy(dst, src, n);
+}
+
+// The inner loop of every copy. Contiguous rows and broadcast scalars get their own plain
+// loops: with typed pointers and unit steps the compiler emits vector code.
+template <class To, class From>
+inline void copy_loop(char** data, const int64_t* strides, int64_t n) {
+  char* out = data[0];
+  const char* in = data[1];
+  if (is_inner_contiguous<To, From>(strides)) {
+    To* o = reinterpret_cast<To*>(out);
+    const From* p = reinterpret_cast<const From*>(in);
+    for (int64_t i = convert_contiguous_simd(o, p, n); i < n; ++i) o[i] = convert<To>(p[i]);
+  } else if (strides[1] == 0) {
+    const To v = convert<To>(*reinterpret_cast<const From*>(in));
+    for (int64_t i = 0; i < n; ++i) *reinterpret_cast<To*>(out + i * strides[0]) = v;
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      *reinterpret_cast<To*>(out + i * strides[0]) =
+          convert<To>(*reinterpret_cast<const From*>(in + i * strides[1]));
+    }
+  }
+}
+
+// A transposing block: the output steps by one element along dimension 0 and the input along
+// dimension 1 (the iterator's tiling put the input's fastest dimension there). Moving 8x8
+// squares through a small buffer turns both sides into short unit-stride runs, which the
+// compiler turns into vector loads, shuffles and stores; a row-by-row walk would read one
+// element per cache line. Edges narrower than 8 go through the row loop.
+template <class To, class From>
+inline void copy_transpose_block(char* out, const char* in, int64_t out_s1, int64_t in_s0,
+                                 int64_t m0, int64_t m1) {
+  for (int64_t j = 0; j + 8 <= m1; j += 8) {
+    for (int64_t i = 0; i + 8 <= m0; i += 8) {
+      To b[8][8];
+      for (int x = 0; x < 8; ++x) {
+        for (int y = 0; y < 8; ++y) {
+          b[x][y] = convert<To>(*reinterpret_cast<const From*>(in + (i + y) * in_s0 +
+                                                               (j + x) * int64_t(sizeof(From))));
+        }
+      }
+      for (int x = 0; x < 8; ++x) {
+        for (int y = 0; y < 8; ++y) {
+          *reinterpret_cast<To*>(out + (i + y) * int64_t(sizeof(To)) + (j + x) * out_s1) = b[x][y];
+        }
+      }
+    }
+  }
+}
+
+template <class To, class From>
+inline void copy_loop_2d(char** data, const int64_t* strides, int64_t m0, int64_t m1) {
+  int64_t done0 = 0, done1 = 0;  // the square part handled by the transposing blocks
+  // Transposing blocks only for same-type moves (clone/contiguous of a transpose): converting
+  // copies are rarer, and 100 dtype pairs of block code would cost compile time everywhere.
+  if (std::is_same_v<To, From> && strides[0] == int64_t(sizeof(To)) &&
+      strides[3] == int64_t(sizeof(From)) && m0 >= 8 && m1 >= 8) {
+    copy_transpose_block<To, From>(data[0], data[1], strides[2], strides[1], m0, m1);
+    done0 = m0 & ~int64_t{7};
+    done1 = m1 & ~int64_t{7};
+  }
+  // Rows j < done1 still owe their columns [done0, m0); rows from done1 on owe everything.
+  for (int64_t j = 0; j < m1; ++j) {
+    const int64_t from = j < done1 ? done0 : 0;
+    if (from == m0) continue;
+    char* ptrs[2] = {data[0] + j * strides[2] + from * strides[0],
+                     data[1] + j * strides[3] + from * strides[1]};
+    copy_loop<To, From>(ptrs, strides, m0 - from);
+  }
+}
+
+// A same-dtype copy only moves bytes, so it is instantiated once per element size.
+template <class F>
+void dispatch_element_bits(std::size_t itemsize, F&& f) {
+  switch (itemsize) {
+    case 1: return f.template operator()<uint8_t>();
+    case 2: return f.template operator()<uint16_t>();
+    case 4: return f.template operator()<uint32_t>();
+    default: return f.template operator()<uint64_t>();
+  }
+}
+
+// Converting copies between the dtypes a model moves most (the floating types among
+// themselves, and int32/int64 into float) get their own vectorised loops. The other pairs go
+// through a wide type in blocks: the source's exact value as int64 (integral and bool sources)
+// or as double (floating sources), then convert<To> from there. Each step is exact except the
+// last, which is the same single rounding convert<To, From> does, so the results are the
+// direct conversion's; the cost is one extra pass over an L1-resident block. Ten loaders and
+// twenty storers instead of ninety pair kernels keep every translation unit that includes the
+// engine small to compile.
+template <class From, class W>
+void load_wide(const char* in, int64_t stride, int64_t n, W* buf) {
+  if (stride == int64_t(sizeof(From))) {
+    const From* p = reinterpret_cast<const From*>(in);
+    for (int64_t i = 0; i < n; ++i) buf[i] = convert<W>(p[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      buf[i] = convert<W>(*reinterpret_cast<const From*>(in + i * stride));
+  }
+}
+
+template <class To, class W>
+void store_wide(const W* buf, int64_t n, char* out, int64_t stride) {
+  if (stride == int64_t(sizeof(To))) {
+    To* p = reinterpret_cast<To*>(out);
+    for (int64_t i = 0; i < n; ++i) p[i] = convert<To>(buf[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) *reinterpret_cast<To*>(out + i * stride) = convert<To>(buf[i]);
+  }
+}
+
+template <class W>
+void copy_through_wide(const TensorIterator& iter, DType to, DType from) {
+  using Load = void (*)(const char*, int64_t, int64_t, W*);
+  using Store = void (*)(const W*, int64_t, char*, int64_t);
+  const Load load = dispatch_dtype(from, []<class F>() -> Load { return &load_wide<F, W>; });
+  const Store store = dispatch_dtype(to, []<class T>() -> Store { return &store_wide<T, W>; });
+  iter.for_each([load, store](char** d, const int64_t* s, int64_t n) {
+    constexpr int64_t kBlock = 256;
+    W buf[kBlock];
+    for (int64_t i = 0; i < n; i += kBlock) {
+      const int64_t m = std::min(kBlock, n - i);
+      load(d[1] + i * s[1], s[1], m, buf);
+      store(buf, m, d[0] + i * s[0], s[0]);
+    }
+  });
+}
+
+// Calls f.template operator()<To, From>() when (to, from) has a direct loop; false otherwise.
+template <class F>
+bool dispatch_direct_conversion(DType to, DType from, F&& f) {
+  auto floating = [](DType t) {
+    return t == kFloat || t == kDouble || t == kHalf || t == kBFloat16;
+  };
+  if (floating(to) && floating(from)) {
+    dispatch_dtype(to, [&]<class To>() {
+      if constexpr (std::is_floating_point_v<To> || ReducedFloatingPoint<To>) {
+        dispatch_dtype(from, [&]<class From>() {
+          if constexpr (std::is_floating_point_v<From> || ReducedFloatingPoint<From>) {
+            f.template operator()<To, From>();
+          }
+        });
+      }
+    });
+    return true;
+  }
+  if (to == kFloat && from == kInt) return f.template operator()<float, int32_t>(), true;
+  if (to == kFloat && from == kLong) return f.template operator()<float, int64_t>(), true;
+  return false;
+}
+
+inline void copy_kernel(const TensorIterator& iter) {
+  const DType to = iter.dtype(0), from = iter.dtype(1);
+  if (to == from && iter.is_contiguous()) {
+    // memmove: a full overlap (two views of the same elements) may still reach here.
+    std::memmove(iter.data_ptr(0), iter.data_ptr(1), std::size_t(iter.numel()) * itemsize(to));
+  } else if (to == from) {
+    dispatch_element_bits(itemsize(to), [&]<class B>() {
+      iter.for_each([](char** d, const int64_t* s, int64_t m0, int64_t m1) {
+        copy_loop_2d<B, B>(d, s, m0, m1);
+      });
+    });
+  } else if (!dispatch_direct_conversion(to, from, [&]<class To, class From>() {
+               iter.for_each(
+                   [](char** d, const int64_t* s, int64_t n) { copy_loop<To, From>(d, s, n); });
+             })) {
+    if (is_floating_point(from)) {
+      copy_through_wide<double>(iter, to, from);
+    } else {
+      copy_through_wide<int64_t>(iter, to, from);
+    }
+  }
+}
+
+// The bytes [first, last) that t's elements occupy (strides are never negative here).
+inline std::pair<const char*, const char*> byte_extent(const Tensor& t) {
+  const char* first = static_cast<const char*>(t.data_ptr());
+  int64_t span = 1;
+  for (int64_t d = 0; d < t.dim(); ++d) span += (t.sizes()[d] - 1) * t.strides()[d];
+  return {first, first + span * t.element_size()};
+}
+
+// Whether writing dst element by element could overwrite source elements not yet read. PyTorch
+// rejects the overlaps it can prove partial (see assert_no_partial_overlap) and copies the rest
+// naively; we copy through a temporary whenever the byte ranges meet, unless each destination
+// element sits exactly on its own source element (a.copy_(a.view(...)), safe in place).
+inline bool needs_temporary(const Tensor& dst, const Tensor& src) {
+  if (!dst.storage().is_alias_of(src.storage())) return false;
+  const auto [d0, d1] = byte_extent(dst);
+  const auto [s0, s1] = byte_extent(src);
+  if (d1 <= s0 || s1 <= d0) return false;
+  return !(d0 == s0 && dst.element_size() == src.element_size() && dst.sizes() == src.sizes() &&
+           dst.strides() == src.strides());
+}
+
+// copy_ without the version bump (clone and to bump nothing: their result is a new value).
+inline Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format);
+
+inline void copy_impl(const Tensor& dst, const Tensor& src) {
+  TP_CHECK(src.defined(), "copy_: the source tensor is undefined");
+  TP_CHECK(dst.is_cpu() && src.is_cpu(), "copy_: copying from ", src.device(), " to ", dst.device(),
+           " is not supported: only the CPU backend is compiled in");
+  // a.copy_(a), or another view of exactly the same elements: nothing to move (PyTorch returns
+  // early for both).
+  if (dst.is_same(src) ||
+      (dst.data_ptr() == src.data_ptr() && dst.dtype() == src.dtype() &&
+       dst.sizes() == src.sizes() && dst.strides() == src.strides() && dst.is_alias_of(src))) {
+    return;
+  }
+  // Contiguous same-dtype copies of equal shape skip the iterator: one memcpy.
+  if (dst.dtype() == src.dtype() && dst.sizes() == src.sizes() && dst.is_contiguous() &&
+      src.is_contiguous()) {
+    assert_no_partial_overlap(dst, src);  // what passes does not overlap, or is dst == src
+    if (dst.numel() > 0) copy_bytes(dst.data_ptr(), src.data_ptr(), dst.nbytes());
+    return;
+  }
+  // Mixed dtypes are the point of copy_; devices were checked above.
+  TensorIteratorConfig config;
+  config.add_output(dst).check_all_same_dtype(false).check_all_same_device(false).resize_outputs(
+      false);
+  TensorIterator iter = TensorIteratorConfig(config).add_input(src).build();
+  if (iter.numel() == 0) return;
+  if (needs_temporary(dst, src)) {
+    iter = config.add_input(copy_to_new(src, src.options(), MemoryFormat::Contiguous)).build();
+  }
+  copy_kernel(iter);
+}
+
+// clone and to: new bytes laid out by empty_like's policy (Preserve keeps a dense input's
+// strides and gives any other input dense strides in its own dimension order), filled by one
+// memcpy when the layouts agree, and a version of 0.
+inline Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format) {
+  Tensor out = empty_like(self, options, format);
+  if (out.dtype() == self.dtype() && out.strides() == self.strides() &&
+      self.is_non_overlapping_and_dense() && self.is_cpu()) {
+    // Dense with equal strides: both are the same run of numel elements from data_ptr.
+    if (self.numel() > 0) copy_bytes(out.data_ptr(), self.data_ptr(), self.nbytes());
+  } else {
+    copy_impl(out, self);
+  }
+  // The copy may have bumped the counter; what we return has never been modified.
+  out.unsafeGetTensorImpl()->reset_version();
+  return out;
+}
+
+template <class T>
+void fill_kernel(const Tensor& self, T value) {
+  if (self.is_non_overlapping_and_dense()) {  // one run of numel elements from data_ptr
+    T* p = static_cast<T*>(self.data_ptr());
+    for (int64_t i = 0, n = self.numel(); i < n; ++i) p[i] = value;
+    return;
+  }
+  // Writing one value many times to a shared location is harmless: no overlap check.
+  auto iter = TensorIteratorConfig().add_output(self).set_check_mem_overlap(false).build();
+  iter.for_each([value](char** data, const int64_t* strides, int64_t n) {
+    if (strides[0] == int64_t(sizeof(T))) {
+      T* p = reinterpret_cast<T*>(data[0]);
+      for (int64_t i = 0; i < n; ++i) p[i] = value;
+    } else {
+      for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(data[0] + i * strides[0]) = value;
+    }
+  });
+}
+
+}  // namespace detail
+}  // namespace tensorplay

@@ -1,0 +1,525 @@
+// Autograd through views, copies and indexing (ops/as_strided.hpp, ops/views.hpp, ops/copy.hpp,
+// ops/indexing.hpp, autograd/functions/views.hpp): gradcheck through every view op on
+// contiguous and transposed inputs, PyTorch 1.13's node names, in-place writes through views
+// (CopySlices and the regenerated view nodes), the in-place view ops, copy_/fill_/zero_, index
+// and index_put_, and detach. Every expected value and message was checked against torch 1.13.
+#include <tensorplay/autograd/gradcheck.hpp>
+#include <tensorplay/tensorplay.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace tensorplay;
+using indexing::Slice;
+
+namespace {
+
+using Fn = std::function<Tensor(const Tensor&)>;
+
+std::string name_of(const Tensor& t) { return t.grad_fn() ? t.grad_fn()->name() : "None"; }
+
+Tensor dbl(std::vector<double> v, IntArrayRef shape) { return tensor(v, kDouble).reshape(shape); }
+Tensor lng(std::vector<int64_t> v) { return tensor(v, kLong); }
+
+// a = [[0, .1, .2], [.3, .4, .5]], a leaf that requires grad.
+Tensor leaf23() { return arange(6, kDouble).div(10).reshape({2, 3}).requires_grad_(); }
+
+bool close(const Tensor& a, const Tensor& b) {
+  return a.defined() && a.sizes() == b.sizes() && a.allclose(b, 1e-6, 1e-9);
+}
+
+const char* kLeafMsg = "a leaf Variable that requires grad is being used in an in-place operation.";
+const char* kViewOfLeafMsg =
+    "a view of a leaf Variable that requires grad is being used in an in-place operation.";
+
+}  // namespace
+
+TEST_CASE("gradcheck through every view, copy and indexing op", "[autograd]") {
+  struct Case {
+    const char* what;
+    Fn fn;
+  };
+  const Tensor mask = tensor({true, false, true}, kBool);
+  const std::vector<Case> cases = {
+      {"select", [](const Tensor& x) { return x.select(1, -1); }},
+      {"operator[]", [](const Tensor& x) { return x[2]; }},
+      {"slice step", [](const Tensor& x) { return x.slice(1, 1, 4, 2); }},
+      {"narrow", [](const Tensor& x) { return x.narrow(0, 1, 2); }},
+      {"transpose", [](const Tensor& x) { return x.transpose(0, 1); }},
+      {"transpose same dim", [](const Tensor& x) { return x.transpose(1, 1); }},
+      {"t", [](const Tensor& x) { return x.t(); }},
+      {"permute",
+       [](const Tensor& x) {
+         return x.unsqueeze(0).permute({2, 0, 1});
+       }},
+      {"movedim", [](const Tensor& x) { return x.movedim(0, 1); }},
+      {"view",
+       [](const Tensor& x) {
+         return x.view({3, 2, 2});
+       }},
+      {"reshape (view or copy)", [](const Tensor& x) { return x.reshape({12}); }},
+      {"flatten", [](const Tensor& x) { return x.flatten(); }},
+      {"unflatten",
+       [](const Tensor& x) {
+         return x.unflatten(1, {2, 2});
+       }},
+      {"expand",
+       [](const Tensor& x) {
+         return x.expand({2, 3, 4});
+       }},
+      {"expand size 1",
+       [](const Tensor& x) {
+         return x.select(1, 0).unsqueeze(1).expand({3, 5});
+       }},
+      {"squeeze", [](const Tensor& x) { return x.unsqueeze(1).squeeze(); }},
+      {"squeeze dim", [](const Tensor& x) { return x.unsqueeze(0).squeeze(0); }},
+      {"unsqueeze", [](const Tensor& x) { return x.unsqueeze(-1); }},
+      {"diagonal", [](const Tensor& x) { return x.diagonal(); }},
+      {"diagonal offset", [](const Tensor& x) { return x.diagonal(1); }},
+      {"diagonal swapped dims", [](const Tensor& x) { return x.diagonal(-1, 1, 0); }},
+      {"unfold overlapping", [](const Tensor& x) { return x.unfold(1, 2, 1); }},
+      {"unfold dim 0", [](const Tensor& x) { return x.unfold(0, 2, 1); }},
+      {"as_strided overlapping",
+       [](const Tensor& x) {
+         return x.as_strided({3, 3}, {1, 1}, x.storage_offset());
+       }},
+      {"as_strided zero stride",
+       [](const Tensor& x) {
+         return x.as_strided({2, 3}, {0, 1}, x.storage_offset() + 1);
+       }},
+      {"as_strided of a view",
+       [](const Tensor& x) {
+         return x.select(1, 1).as_strided({2}, {x.stride(0)},
+                                          x.storage_offset() + x.stride(1) + x.stride(0));
+       }},
+      {"alias", [](const Tensor& x) { return x.index({"..."}); }},
+      {"split",
+       [](const Tensor& x) {
+         auto p = x.split(2, 1);
+         return p[0].mul(2).add(p[1]);
+       }},
+      {"split, one piece used", [](const Tensor& x) { return x.split(2, 0)[1]; }},
+      {"split_with_sizes",
+       [](const Tensor& x) {
+         return x.split_with_sizes({1, 3}, 1)[1];
+       }},
+      {"chunk", [](const Tensor& x) { return x.chunk(2, 1)[1]; }},
+      {"unbind",
+       [](const Tensor& x) {
+         auto p = x.unbind(1);
+         return p[3].mul(3).add(p[0]);
+       }},
+      {"index repeated",
+       [](const Tensor& x) {
+         return x.index({lng({2, 0, 2})});
+       }},
+      {"index after slice",
+       [](const Tensor& x) {
+         return x.index({Slice(1), lng({3, 3, 0})});
+       }},
+      {"index two tensors",
+       [](const Tensor& x) {
+         return x.index({lng({0, 2}), lng({1, 1})});
+       }},
+      {"index mask", [&](const Tensor& x) { return x.index({mask}); }},
+      {"index_put_",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.index_put_({lng({0, 2})}, x.narrow(0, 1, 2).mul(3));
+         return c;
+       }},
+      {"index_put_ through slices",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.index_put_({Slice(), lng({1, 3})}, x.select(1, 0).unsqueeze(1));
+         return c;
+       }},
+      {"clone", [](const Tensor& x) { return x.clone(); }},
+      {"contiguous", [](const Tensor& x) { return x.contiguous(); }},
+      {"copy_ into a view",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.select(0, 1).copy_(x.select(0, 0).mul(2));
+         return c;
+       }},
+      {"exp_ through a view",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c[1].exp_();
+         return c;
+       }},
+      {"exp_ through a view of a view",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.select(0, 1).slice(0, 1, 3).exp_();
+         return c;
+       }},
+      {"exp_ through a transposed view",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.t().select(0, 2).exp_();
+         return c;
+       }},
+      {"sibling view after exp_",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         Tensor s = c.select(1, 0);
+         c.select(0, 0).exp_();
+         return s;
+       }},
+      {"fill_ through a view",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.select(1, 2).fill_(2);
+         return c;
+       }},
+      {"zero_ through a view",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.slice(0, 0, 2).zero_();
+         return c;
+       }},
+      {"transpose_",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.transpose_(0, 1);
+         return c;
+       }},
+      {"t_ on a view",
+       [](const Tensor& x) {
+         Tensor c = x.clone().narrow(1, 1, 2);
+         c.t_();
+         return c;
+       }},
+      {"squeeze_ / unsqueeze_",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.unsqueeze_(0).unsqueeze_(2).squeeze_(0);
+         return c;
+       }},
+      {"as_strided_",
+       [](const Tensor& x) {
+         Tensor c = x.clone();
+         c.as_strided_({2, 2}, {1, 2});
+         return c;
+       }},
+  };
+  const Tensor contiguous = randn({3, 4}, kDouble).requires_grad_();
+  const Tensor transposed = randn({4, 3}, kDouble).t().requires_grad_();
+  for (const Case& c : cases) {
+    for (const Tensor& x : {contiguous, transposed}) {
+      INFO(c.what << (x.is_contiguous() ? " (contiguous)" : " (transposed)"));
+      CHECK(autograd::gradcheck([&](const std::vector<Tensor>& in) { return c.fn(in[0]); }, {x}));
+    }
+  }
+}
+
+TEST_CASE("view ops record PyTorch's node names", "[autograd]") {
+  const Tensor a = randn({3, 4}, kDouble).requires_grad_();
+  const Tensor s = randn({3}, kDouble).requires_grad_();
+  struct Case {
+    const char* expected;
+    Tensor t;
+  };
+  const std::vector<Case> cases = {
+      {"SelectBackward0", a.select(0, 1)},
+      {"SelectBackward0", a[0]},
+      {"SliceBackward0", a.slice(0, 1)},
+      {"SliceBackward0", a.narrow(0, 1, 1)},
+      {"TBackward0", a.t()},
+      {"TBackward0", s.t()},
+      {"TransposeBackward0", a.transpose(0, 1)},
+      {"TransposeBackward0", a.transpose(0, 0)},
+      {"TransposeBackward0", a.swapaxes(0, 1)},
+      {"TransposeBackward0", a.mT()},
+      {"PermuteBackward0", a.permute({1, 0})},
+      {"PermuteBackward0", a.movedim(0, 1)},
+      {"PermuteBackward0", a.movedim(0, 0)},
+      {"AliasBackward0", s[0].movedim(0, 0)},
+      {"ViewBackward0", a.view({12})},
+      {"ViewBackward0", a.view_as(a)},
+      {"ViewBackward0", a.unflatten(1, {2, 2})},
+      {"ReshapeAliasBackward0", a.reshape({12})},
+      {"ReshapeAliasBackward0", a.flatten()},
+      {"ReshapeAliasBackward0", s[0].flatten()},
+      {"UnsafeViewBackward0", a.t().reshape({12})},
+      {"UnsafeViewBackward0", a.t().flatten()},
+      {"ExpandBackward0", a.slice(0, 0, 1).expand({3, 4})},
+      {"ExpandBackward0", a.expand_as(a)},
+      {"SqueezeBackward0", a.squeeze()},
+      {"SqueezeBackward1", a.squeeze(0)},
+      {"SqueezeBackward1", a.unsqueeze(0).squeeze(0)},
+      {"UnsqueezeBackward0", a.unsqueeze(0)},
+      {"UnsqueezeBackward0", s[0].unsqueeze(0)},
+      {"DiagonalBackward0", a.diagonal()},
+      {"UnfoldBackward0", a.unfold(1, 2, 1)},
+      {"AsStridedBackward0", a.as_strided({2}, {1})},
+      {"AliasBackward0", a.alias()},
+      {"AliasBackward0", s.index({"..."})},
+      {"SliceBackward0", s.index({Slice()})},
+      {"UnsqueezeBackward0", s.index({indexing::None})},
+      {"IndexBackward0", a.index({lng({0, 1})})},
+      {"IndexBackward0", a.index({tensor({true, false, true}, kBool)})},
+      {"CloneBackward0", a.clone()},
+      {"CloneBackward0", a.t().contiguous()},
+      {"ToCopyBackward0", a.to(kFloat)},
+      {"SplitBackward0", a.split(2)[1]},
+      {"SplitBackward0", a.chunk(2)[0]},
+      {"SplitWithSizesBackward0", a.split_with_sizes({1, 2})[0]},
+      {"UnbindBackward0", a.unbind()[2]},
+  };
+  for (const Case& c : cases) {
+    INFO(c.expected);
+    CHECK(name_of(c.t) == c.expected);
+  }
+  // The next node of a copying reshape is the clone.
+  CHECK(a.t().reshape({12}).grad_fn()->next_edge(0).function->name() == "CloneBackward0");
+  // Nothing to do, nothing recorded: the very tensor comes back.
+  CHECK(a.contiguous().is_same(a));
+  CHECK(a.to(kDouble).is_same(a));
+  CHECK(s.flatten().is_same(s));
+  // A dtype view is not differentiable (PyTorch: no grad_fn, requires_grad false).
+  CHECK_FALSE(a.view(kLong).requires_grad());
+  // Views of tensors that do not require grad, and views under no_grad, have no history.
+  CHECK_FALSE(randn({3}).select(0, 1).requires_grad());
+  {
+    NoGradGuard no_grad;
+    CHECK_FALSE(a.select(0, 1).requires_grad());
+    CHECK(a.clone().grad_fn() == nullptr);
+  }
+  // as_strided reaching past its input (here a row of `a`): elements outside the input get no
+  // gradient, as in PyTorch.
+  const Tensor r = a.detach().clone().requires_grad_();
+  r.select(0, 1).as_strided({6}, {1}).sum().backward();
+  CHECK(close(r.grad(), dbl({0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0}, {3, 4})));
+  // Multi-output views share one node; each piece is its own output of it.
+  const std::vector<Tensor> pieces = a.unbind(1);
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    CHECK(pieces[i].grad_fn() == pieces[0].grad_fn());
+    CHECK(pieces[i].output_nr() == static_cast<int64_t>(i));
+    CHECK(pieces[i]._base().is_same(a));
+  }
+  // A view of a view records its own node, but its base is the root.
+  const Tensor vv = a.select(0, 1).slice(0, 1);
+  CHECK(vv._base().is_same(a));
+  CHECK(vv.grad_fn()->next_edge(0).function->name() == "SelectBackward0");
+}
+
+TEST_CASE("in-place writes through views rewrite the base's history", "[autograd]") {
+  const double e1 = std::exp(0.1), e2 = std::exp(0.2);
+  SECTION("base, view and sibling view after exp_") {
+    const Tensor a = leaf23();
+    const Tensor b = a.clone();
+    const Tensor s = b.select(1, 0);  // made before the write, overlapping it
+    const Tensor v = b[0];
+    v.exp_();
+    CHECK(name_of(b) == "CopySlices");
+    CHECK(name_of(v) == "AsStridedBackward0");
+    CHECK(name_of(s) == "AsStridedBackward0");
+    CHECK(b.grad_fn()->next_edge(0).function->name() == "CloneBackward0");
+    CHECK(v.grad_fn()->next_edge(0).function == b.grad_fn());
+
+    s.sum().backward(Tensor(), /*retain_graph=*/true);
+    CHECK(close(a.grad(), dbl({1, 0, 0, 1, 0, 0}, {2, 3})));
+    a.mutable_grad() = Tensor();
+    v.sum().backward(Tensor(), true);
+    CHECK(close(a.grad(), dbl({1, e1, e2, 0, 0, 0}, {2, 3})));
+    a.mutable_grad() = Tensor();
+    b.sum().backward(Tensor(), true);
+    CHECK(close(a.grad(), dbl({1, e1, e2, 1, 1, 1}, {2, 3})));
+  }
+  SECTION("a view of a view") {
+    const Tensor a = leaf23();
+    const Tensor b = a.clone();
+    const Tensor w = b[0].slice(0, 1);
+    CHECK(name_of(w) == "SliceBackward0");
+    w.exp_();
+    CHECK(name_of(b) == "CopySlices");
+    CHECK(name_of(w) == "AsStridedBackward0");
+    b.sum().backward();
+    CHECK(close(a.grad(), dbl({1, e1, e2, 1, 1, 1}, {2, 3})));
+  }
+  SECTION("copy_ of a tensor that requires grad into a view") {
+    const Tensor a = leaf23();
+    const Tensor w = dbl({5, 7}, {2}).requires_grad_();
+    const Tensor b = a.clone();
+    const Tensor v = b.select(1, 1);
+    v.copy_(w.mul(1));
+    CHECK(name_of(b) == "CopySlices");
+    CHECK(name_of(v) == "AsStridedBackward0");
+    b.mul(arange(6, kDouble).reshape({2, 3})).sum().backward();
+    CHECK(close(a.grad(), dbl({0, 0, 2, 3, 0, 5}, {2, 3})));
+    CHECK(close(w.grad(), dbl({1, 4}, {2})));
+    CHECK(close(b.detach(), dbl({0, 5, .2, .3, 7, .5}, {2, 3})));
+  }
+  SECTION("setting elements: select + fill_, and index_put_") {
+    const Tensor a = leaf23();
+    Tensor c = a.clone();
+    c.index_put_({0}, 5);
+    CHECK(name_of(c) == "CopySlices");
+    c.sum().backward();
+    CHECK(close(a.grad(), dbl({0, 0, 0, 1, 1, 1}, {2, 3})));
+    c = a.clone();
+    c.index_put_({lng({0})}, ones({3}, kDouble));
+    CHECK(name_of(c) == "IndexPutBackward0");
+    const Tensor vals = ones({3}, kDouble).requires_grad_();
+    c = a.clone();
+    c.index_put_({lng({1, 1})}, vals);
+    CHECK(name_of(c) == "IndexPutBackward0");
+    c.sum().backward();
+    CHECK(close(vals.grad(), dbl({2, 2, 2}, {3})));  // written twice, both count
+  }
+  SECTION("the leaf rules") {
+    const Tensor a = leaf23();
+    CHECK_THROWS_WITH(a[0].exp_(), kViewOfLeafMsg);
+    CHECK_THROWS_WITH(a.select(1, 0).copy_(zeros({2}, kDouble)), kViewOfLeafMsg);
+    CHECK_THROWS_WITH(a.index_put_({0, lng({1})}, 1.0), kViewOfLeafMsg);
+    CHECK_THROWS_WITH(a.copy_(zeros({2, 3}, kDouble)), kLeafMsg);
+    CHECK_THROWS_WITH(a.fill_(1), kLeafMsg);
+    CHECK_THROWS_WITH(a.zero_(), kLeafMsg);
+    CHECK_THROWS_WITH(a.index_put_({lng({0})}, 1.0), kLeafMsg);
+    CHECK(a._version() == 0);
+    {
+      NoGradGuard no_grad;  // PyTorch's way to initialise a leaf in place
+      a[0].fill_(1);
+      a.zero_();
+    }
+    CHECK(a._version() == 2);
+    CHECK(a.is_leaf());
+  }
+}
+
+TEST_CASE("copies: copy_, fill_, zero_, to, clone", "[autograd]") {
+  // copy_ into a tensor that does not require grad: it now does, through CopyBackwards; the
+  // gradient goes back summed to the source's shape and in its dtype.
+  const Tensor x = zeros({3});
+  const Tensor y = ones({1}, kDouble).requires_grad_();
+  x.copy_(y);
+  CHECK(name_of(x) == "CopyBackwards");
+  CHECK(x.dtype() == kFloat);
+  x.sum().backward();
+  CHECK(y.grad().dtype() == kDouble);
+  CHECK(close(y.grad(), dbl({3}, {1})));
+  // The overwritten value gets no gradient.
+  const Tensor a = leaf23();
+  Tensor c = a.clone();
+  c.copy_(y.mul(2));
+  c.sum().backward();
+  CHECK(close(a.grad(), zeros({2, 3}, kDouble)));
+  c = a.clone();
+  c.fill_(2);
+  CHECK(name_of(c) == "FillBackward2");
+  c = a.clone();
+  c.zero_();
+  CHECK(name_of(c) == "ZeroBackward0");
+  // to() converts the gradient back to the input's dtype.
+  const Tensor f = a.to(kFloat);
+  f.sum().backward();
+  CHECK(a.grad().dtype() == kDouble);
+  CHECK(close(a.grad(), ones({2, 3}, kDouble)));
+}
+
+TEST_CASE("in-place view ops", "[autograd]") {
+  const Tensor a = leaf23();
+  struct Case {
+    const char* expected;
+    std::function<const Tensor&(const Tensor&)> op;
+  };
+  const std::vector<Case> cases = {
+      {"TransposeBackward1", [](const Tensor& t) -> const Tensor& { return t.transpose_(0, 1); }},
+      {"TBackward1", [](const Tensor& t) -> const Tensor& { return t.t_(); }},
+      {"SqueezeBackward2", [](const Tensor& t) -> const Tensor& { return t.squeeze_(); }},
+      {"SqueezeBackward3", [](const Tensor& t) -> const Tensor& { return t.squeeze_(0); }},
+      {"UnsqueezeBackward1", [](const Tensor& t) -> const Tensor& { return t.unsqueeze_(0); }},
+      {"AsStridedBackward1",
+       [](const Tensor& t) -> const Tensor& { return t.as_strided_({2}, {1}); }},
+  };
+  for (const Case& c : cases) {
+    INFO(c.expected);
+    CHECK_THROWS_WITH(c.op(a), kLeafMsg);
+    CHECK_THROWS_WITH(c.op(a.slice(0, 0)), kViewOfLeafMsg);
+    const Tensor b = a.clone();
+    CHECK(c.op(b).is_same(b));
+    CHECK(name_of(b) == c.expected);
+    CHECK(b._version() == 1);
+    CHECK(b.grad_fn()->next_edge(0).function->name() == "CloneBackward0");
+    // On a view: the view's own history; the base's is untouched (no element changed).
+    const Tensor base = a.clone();
+    const Tensor v = base.slice(0, 0);
+    c.op(v);
+    CHECK(name_of(v) == c.expected);
+    CHECK(v.grad_fn()->next_edge(0).function->name() == "SliceBackward0");
+    CHECK(name_of(base) == "CloneBackward0");
+  }
+  CHECK(a._version() == 0);
+  const Tensor b = a.clone();
+  b.t_();
+  b.mul(arange(6, kDouble).reshape({3, 2})).sum().backward();
+  CHECK(close(a.grad(), dbl({0, 2, 4, 1, 3, 5}, {2, 3})));
+}
+
+TEST_CASE("detach and detach_ under autograd", "[autograd]") {
+  const Tensor x = randn({3}, kDouble).requires_grad_();
+  const Tensor y = x.exp();
+  const Tensor d = y.detach();
+  CHECK_FALSE(d.requires_grad());
+  CHECK(d.is_leaf());
+  CHECK_FALSE(d.is_view());
+  d.add_(1);  // shares the version counter: the saved result is now stale
+  CHECK(y._version() == 1);
+  CHECK_THROWS_WITH(y.sum().backward(),
+                    Catch::Matchers::StartsWith(
+                        "one of the variables needed for gradient computation has been modified "
+                        "by an inplace operation: [tensorplay.DoubleTensor [3]], which is output 0 "
+                        "of ExpBackward0, is at version 1; expected version 0 instead."));
+  // detach_ on a non-leaf: a leaf that does not require grad; no version bump.
+  Tensor z = x.mul(2);
+  z.detach_();
+  CHECK(z.is_leaf());
+  CHECK_FALSE(z.requires_grad());
+  CHECK(z._version() == 0);
+  // On a leaf: it keeps its gradient.
+  Tensor w = randn({2}, kDouble).requires_grad_();
+  w.sum().backward();
+  w.detach_();
+  CHECK_FALSE(w.requires_grad());
+  CHECK(close(w.grad(), ones({2}, kDouble)));
+  // Views refuse, whether or not they require grad.
+  Tensor v = x.select(0, 0);
+  CHECK_THROWS_WITH(v.detach_(), "Can't detach views in-place. Use detach() instead.");
+  Tensor u = zeros({3}).select(0, 0);
+  CHECK_THROWS_WITH(u.detach_(), "Can't detach views in-place. Use detach() instead.");
+}
+
+TEST_CASE("gradients of view gradients (create_graph)", "[autograd]") {
+  const Tensor x = randn({3, 4}, kDouble).requires_grad_();
+  const std::vector<Fn> views = {
+      [](const Tensor& t) { return t.select(0, 1); },
+      [](const Tensor& t) { return t.unfold(1, 2, 1); },
+      [](const Tensor& t) {
+        return t.slice(1, 0, 1).expand({2, 3, 5});
+      },
+      [](const Tensor& t) { return t.split(3, 1)[1]; },
+      [](const Tensor& t) {
+        return t.index({lng({2, 2})});
+      },
+      [](const Tensor& t) {
+        return t.as_strided({2, 2}, {0, 1});
+      },
+  };
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    INFO("view " << i);
+    const Tensor y = views[i](x);
+    const Tensor go = randn(y.sizes(), kDouble).requires_grad_();
+    const Tensor g = autograd::grad({y}, {x}, {go}, true, true)[0];
+    REQUIRE(g.requires_grad());
+    // g is linear in go: d(sum(g * r))/d(go) is the view of r.
+    const Tensor r = randn({3, 4}, kDouble);
+    const Tensor gg = autograd::grad({g.mul(r).sum()}, {go})[0];
+    CHECK(close(gg, views[i](r).contiguous()));
+  }
+}
