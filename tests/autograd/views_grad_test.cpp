@@ -523,3 +523,18 @@ TEST_CASE("gradients of view gradients (create_graph)", "[autograd]") {
     CHECK(close(gg, views[i](r).contiguous()));
   }
 }
+
+TEST_CASE("as_strided of an input whose elements overlap refuses to differentiate", "[autograd]") {
+  Tensor x = tensor({1.0, 2.0}, dtype(kDouble).requires_grad(true));
+  Tensor e = x.expand({3, 2});  // three rows on the same two elements
+  Tensor y = e.as_strided({2}, {1}, e.storage_offset());
+  CHECK_THROWS_AS(y.sum().backward({}, true), NotImplementedError);
+  CHECK_THROWS_WITH(y.sum().backward(),
+                    "the derivative of as_strided for an input whose elements overlap in memory "
+                    "(e.g. an expanded tensor) is not implemented; call .contiguous() on the "
+                    "input first");
+  // The workaround: a contiguous input differentiates as usual.
+  Tensor z = e.contiguous().as_strided({2}, {1}, 0);
+  z.sum().backward();
+  CHECK(x.grad().sum().item<double>() == 2.0);
+}

@@ -90,11 +90,19 @@ ViewFn as_strided_grad(const Tensor& input, IntArrayRef sizes, IntArrayRef strid
     const Tensor s = t.contiguous();
     return s.as_strided(sizes, strides, s.storage_offset() + rel);
   };
-  return [span = hi - lo, replay = std::move(replay), in_sizes = input.sizes().vec(),
-          in_strides = input.strides().vec(), rel = in_offset - lo](const Tensor& g) {
-    Tensor flat = view_scatter(g, {span}, replay, "AsStridedBackward0");
-    return flat.as_strided(in_sizes, in_strides, flat.storage_offset() + rel);
-  };
+  // An input whose elements share memory (an expanded tensor) would need its gradient divided
+  // among the aliases; that is not implemented, and a wrong gradient is worse than an error.
+  const bool input_overlaps = !is_non_overlapping(input.sizes(), input.strides());
+  return
+      [span = hi - lo, replay = std::move(replay), in_sizes = input.sizes().vec(),
+       in_strides = input.strides().vec(), rel = in_offset - lo, input_overlaps](const Tensor& g) {
+        TP_CHECK_NOT_IMPLEMENTED(!input_overlaps,
+                                 "the derivative of as_strided for an input whose elements overlap "
+                                 "in memory (e.g. an expanded tensor) is not implemented; call "
+                                 ".contiguous() on the input first");
+        Tensor flat = view_scatter(g, {span}, replay, "AsStridedBackward0");
+        return flat.as_strided(in_sizes, in_strides, flat.storage_offset() + rel);
+      };
 }
 
 // ---- the funnel's recording side -----------------------------------------------------------
