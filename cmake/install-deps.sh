@@ -6,8 +6,10 @@ what=${1:-test}
 pkgs="g++ cmake ninja-build"
 case "$what" in
   demo) ;;
-  test) pkgs="$pkgs catch2" ;;
-  bench) pkgs="$pkgs libbenchmark-dev libtorch-dev libopenblas0-pthread python3" ;;
+  # The Python binding's build and tests: pybind11, Debian's Python 3 headers, and the NumPy
+  # and torch its comparison tests run against.
+  test) pkgs="$pkgs catch2 pybind11-dev python3-dev python3-numpy python3-torch" ;;
+  bench) pkgs="$pkgs libbenchmark-dev libtorch-dev libopenblas0-pthread python3 pybind11-dev python3-dev python3-numpy python3-torch" ;;
   *) echo "usage: $0 [demo|test|bench]" >&2; exit 2 ;;
 esac
 missing=""

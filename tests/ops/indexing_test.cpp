@@ -107,6 +107,8 @@ TEST_CASE("bad indices raise PyTorch's errors", "[ops][indexing]") {
   CHECK_THROWS_WITH(x.index({0, 0, 0}), "too many indices for tensor of dimension 2");
   CHECK_THROWS_WITH(x.index({5}), "index 5 is out of bounds for dimension 0 with size 3");
   CHECK_THROWS_WITH(x.index({Slice(), -5}), "index -5 is out of bounds for dimension 1 with size 4");
+  // The dimension named is the indexed tensor's, not the partly selected view's (PyTorch's).
+  CHECK_THROWS_WITH(x.index({0, 7}), "index 7 is out of bounds for dimension 1 with size 4");
   CHECK_THROWS_WITH(x.index({tensor({true, false})}),
                     "The shape of the mask [2] at index 0 does not match the shape of the "
                     "indexed tensor [3, 4] at index 0");

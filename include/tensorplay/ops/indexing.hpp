@@ -146,14 +146,16 @@ Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> indices
   TP_CHECK_INDEX(specified <= self.dim(), "too many indices for tensor of dimension ", self.dim());
   Sliced r{self, {}};
   int64_t dim = 0;
+  int64_t self_dim = 0;  // dimensions of `self` consumed so far: what messages name
   bool ellipsis_seen = false;
   for (const auto& i : indices) {
     switch (i.type()) {
       case TensorIndexType::Integer: {
         const int64_t size = r.view.size(dim), v = i.integer();
-        TP_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ", dim,
-                       " with size ", size);
+        TP_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ",
+                       self_dim, " with size ", size);
         r.view = r.view.select(dim, v);
+        ++self_dim;
         break;
       }
       case TensorIndexType::Slice: {
@@ -161,6 +163,7 @@ Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> indices
         TP_CHECK_VALUE(s.step() > 0, "step must be greater than zero");
         r.view = r.view.slice(dim, s.start(), s.stop(), s.step());
         ++dim;
+        ++self_dim;
         break;
       }
       case TensorIndexType::None:
@@ -169,7 +172,10 @@ Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> indices
         break;
       case TensorIndexType::Ellipsis:
         // Python lets a second ellipsis through; like PyTorch it then covers no dimension.
-        if (!ellipsis_seen) dim += self.dim() - specified;
+        if (!ellipsis_seen) {
+          dim += self.dim() - specified;
+          self_dim += self.dim() - specified;
+        }
         ellipsis_seen = true;
         break;
       case TensorIndexType::Boolean:
@@ -186,6 +192,7 @@ Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> indices
         if (dt == kLong) {
           r.advanced.emplace_back(dim, t);
           ++dim;
+          ++self_dim;
           break;
         }
         if (t.dim() == 0) {  // a 0-d mask acts as a bool index
@@ -205,6 +212,7 @@ Sliced apply_slicing(const Tensor& self, ArrayRef<indexing::TensorIndex> indices
         for (int64_t k = 0; k < t.dim(); ++k)
           r.advanced.emplace_back(dim + k, std::move(coords[k]));
         dim += t.dim();
+        self_dim += t.dim();
         break;
       }
     }

@@ -1,0 +1,78 @@
+// tensorplay._C: the extension module. The Python package `tensorplay` re-exports it.
+#include "bindings.hpp"
+
+using namespace tensorplay;
+using namespace tensorplay::python;
+using namespace tensorplay::python::bindings;
+
+namespace {
+PyObject* dtype_is_floating_point(PyObject* self, void*) {
+  return PyBool_FromLong(is_floating_point(unchecked_enum<DType>(self)));
+}
+PyObject* dtype_itemsize(PyObject* self, void*) {
+  return PyLong_FromSize_t(itemsize(unchecked_enum<DType>(self)));
+}
+PyObject* dtype_is_signed(PyObject* self, void*) {
+  const DType d = unchecked_enum<DType>(self);
+  return PyBool_FromLong(d != kBool && d != kByte);
+}
+PyObject* dtype_is_complex(PyObject*, void*) { Py_RETURN_FALSE; }
+}  // namespace
+
+PYBIND11_MODULE(_C, m) {
+  register_exception_translator();
+  static PyGetSetDef dtype_getset[] = {
+      {"is_floating_point", &dtype_is_floating_point, nullptr, nullptr, nullptr},
+      {"is_signed", &dtype_is_signed, nullptr, nullptr, nullptr},
+      {"is_complex", &dtype_is_complex, nullptr, nullptr, nullptr},
+      {"itemsize", &dtype_itemsize, nullptr, nullptr, nullptr},
+      {nullptr, nullptr, nullptr, nullptr, nullptr}};
+  init_enum_type<DType>(m.ptr(), dtype_getset);
+  init_enum_type<MemoryFormat>(m.ptr());
+  // torch's other spellings of the same dtype objects
+  for (auto [alias, d] : {std::pair{"float", kFloat},
+                          {"double", kDouble},
+                          {"half", kHalf},
+                          {"long", kLong},
+                          {"int", kInt},
+                          {"short", kShort},
+                          {"uint8", kByte},
+                          {"bool", kBool}}) {
+    m.attr(alias) = py::reinterpret_steal<py::object>(enum_to_python(d));
+  }
+  init_device_type(m.ptr());
+  init_size_type(m.ptr());
+  const Target t{init_tensor_type(m.ptr()), m.ptr()};
+  register_tensor_methods(t);
+  register_interop(t);
+  register_autograd(t, m);
+  register_pointwise(t);
+  register_reduce(t);
+  register_linalg(t);
+  register_views(t);
+  register_factories(t);
+  m.def("_identity_cache_size", &identity_cache_size);
+  // Bytes in live CPU blocks: the leak tests check it returns to its baseline.
+  m.def("_cpu_allocated_bytes", [] {
+    auto* caching = dynamic_cast<CachingAllocator*>(getCPUAllocator());
+    return caching ? caching->stats().allocated_bytes : std::size_t{0};
+  });
+  m.attr("_gil_release_numel") = TENSORPLAY_PY_GIL_RELEASE_NUMEL;
+
+  // Exercises the registry on a scratch module, for the tests: a name pybind11 installed first
+  // keeps its definition; defining a name twice in the generated tables fails.
+  m.def("_selftest_registry", [] {
+    py::module_ scratch = py::reinterpret_steal<py::module_>(PyModule_New("tp_selftest"));
+    scratch.def("shadowed", [] { return std::string("pybind11"); });
+    Registry::function(scratch.ptr(), "shadowed",
+                       overload("", [] { return std::string("generated"); }));
+    Registry::function(scratch.ptr(), "fresh", overload("x", [](int64_t x) { return x * 2; }));
+    std::string duplicate;
+    try {
+      Registry::function(scratch.ptr(), "fresh", overload("x", [](double x) { return x; }));
+    } catch (const Error& e) {
+      duplicate = e.what();
+    }
+    return py::make_tuple(scratch, duplicate);
+  });
+}

@@ -1,0 +1,13 @@
+"""TensorPlay from Python: ``import tensorplay as tp``. The API mirrors ``torch``.
+
+The extension ``tensorplay._C`` holds the tensor type and every op; this package adds the few
+conveniences written in Python (context managers, pickling, autograd's argument handling).
+"""
+from . import _C
+from ._C import *  # noqa: F401,F403  (Tensor, dtypes, devices, ops, factories)
+from ._C import Tensor, Size, device, dtype, memory_format, is_grad_enabled
+from . import _tensor  # noqa: F401  (Python-level Tensor methods)
+from . import autograd
+from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode
+
+__version__ = "0.1.0"

@@ -1,0 +1,90 @@
+"""Tensor methods written in Python: the cold paths (pickling, copying, NumPy's __array__) only.
+
+The exchange itself (buffer protocol, numpy(), from_numpy, DLPack) is C++, in interop.cpp; the
+private ``_C._tensor_to_bytes`` / ``_tensor_from_bytes`` / ``_storage_*`` helpers used here come
+from there too.
+"""
+import copy as _copy
+
+from . import _C
+
+Tensor = _C.Tensor
+
+
+# ---- pickling ---------------------------------------------------------------------------------
+# A pickle holds the values (a row-major byte copy, so any dtype works without NumPy, bfloat16
+# included), the dtype, the shape and requires_grad. Unlike torch, which pickles storages,
+# views do not keep their aliasing or strides through a pickle: each tensor comes back
+# contiguous with its own memory.
+def _rebuild_tensor(cls, data, dtype, size, requires_grad, state=None):
+    t = _C._tensor_from_bytes(data, dtype, size, None if cls is Tensor else cls)
+    if requires_grad:
+        t.requires_grad_(True)
+    if state:
+        t.__dict__.update(state)
+    return t
+
+
+def _reduce_ex(self, protocol):
+    # A Python subclass's attributes travel with it, as in torch's _rebuild_from_type_v2.
+    state = getattr(self, "__dict__", None) or None
+    return (
+        _rebuild_tensor,
+        (type(self), _C._tensor_to_bytes(self), self.dtype, tuple(self.shape), self.requires_grad,
+         state),
+    )
+
+
+# ---- copy.copy / copy.deepcopy ----------------------------------------------------------------
+def _copy_tensor(self):
+    # torch's copy.copy goes through its pickling reduce, which shares the storage: the copy is a
+    # new leaf over the same memory, with requires_grad carried over and no grad.
+    new = _C._storage_alias(self, self)
+    if self.requires_grad:
+        new.requires_grad_(True)
+    state = getattr(self, "__dict__", None)
+    if state:
+        new.__dict__.update(state)
+    return new
+
+
+def _deepcopy_tensor(self, memo):
+    if not self.is_leaf:
+        raise RuntimeError(
+            "Only Tensors created explicitly by the user "
+            "(graph leaves) support the deepcopy protocol at the moment"
+        )
+    if id(self) in memo:
+        return memo[id(self)]
+    # One new storage per old storage (torch memoizes storages too): tensors that share memory
+    # share it in the copy. The key is a tuple so it never collides with the id() keys.
+    key = ("tensorplay.storage", _C._storage_key(self))
+    owner = memo.get(key)
+    if owner is None:
+        owner = _C._storage_copy(self)
+        memo[key] = owner
+    new = _C._storage_alias(owner, self)
+    if self.requires_grad:
+        new.requires_grad_(True)
+    if self.grad is not None:
+        new.grad = _copy.deepcopy(self.grad, memo)
+    state = getattr(self, "__dict__", None)
+    if state:
+        new.__dict__.update(_copy.deepcopy(state, memo))
+    memo[id(self)] = new
+    return new
+
+
+# ---- NumPy --------------------------------------------------------------------------------------
+def _array(self, dtype=None):
+    # np.asarray(t) takes the buffer protocol first; this is its fallback (and numpy's explicit
+    # __array__ callers), so it follows numpy()'s rules, as torch's __array__ does.
+    a = self.numpy()
+    return a if dtype is None else a.astype(dtype, copy=False)
+
+
+Tensor.__reduce_ex__ = _reduce_ex
+Tensor.__copy__ = _copy_tensor
+Tensor.__deepcopy__ = _deepcopy_tensor
+Tensor.__array__ = _array
+Tensor.retains_grad = property(lambda self: self.retains_grad_())
