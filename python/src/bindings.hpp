@@ -33,6 +33,7 @@ PyObject* node_to_python(const std::shared_ptr<autograd::Node>& node);
 
 void register_tensor_methods(const Target& t);  // tensor_methods.cpp: attributes-like methods
 void register_autograd(const Target& t, py::module_& m);  // autograd.cpp
+void register_unary(const Target& t);                     // ops_unary.cpp
 void register_pointwise(const Target& t);                 // ops_pointwise.cpp
 void register_reduce(const Target& t);                    // ops_reduce.cpp
 void register_linalg(const Target& t);                    // ops_linalg.cpp

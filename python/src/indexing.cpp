@@ -82,7 +82,9 @@ int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
     const Scalar s = detail::load_scalar(value);
     run_kernel(t.numel(), [&]() -> const Tensor& { return t.index_put_(indices, s); });
   } else {
-    // Nested lists and arrays: converted to t's dtype first, as torch does.
+    TP_CHECK_TYPE(!PyList_Check(value) && !PyTuple_Check(value), "can't assign a ",
+                  Py_TYPE(value)->tp_name, " to a tensorplay.", legacy_type_name(t.dtype()));
+    // Arrays (the buffer protocol): converted to t's dtype first, as torch does.
     const Tensor v = tensor_from_data(value, t.dtype(), false);
     run_kernel(t.numel(), [&]() -> const Tensor& { return t.index_put_(indices, v); });
   }

@@ -46,6 +46,7 @@ PYBIND11_MODULE(_C, m) {
   register_tensor_methods(t);
   register_interop(t);
   register_autograd(t, m);
+  register_unary(t);
   register_pointwise(t);
   register_reduce(t);
   register_linalg(t);

@@ -141,6 +141,14 @@ PyObject* get_data(PyObject* self, void*) {
   return wrap(self_tensor(self).detach());
   TP_PY_CATCH(nullptr)
 }
+int set_data(PyObject* self, PyObject* value, void*) {
+  TP_PY_TRY
+  TP_CHECK_TYPE(value && is_tensor(value), "Variable data has to be a tensor, but got ",
+                value ? Py_TYPE(value)->tp_name : "nothing");
+  self_tensor(self).set_data(unchecked_tensor(value));
+  return 0;
+  TP_PY_CATCH(-1)
+}
 PyObject* get_is_cuda(PyObject* self, void*) {
   TP_PY_TRY
   return PyBool_FromLong(self_tensor(self).is_cuda());
@@ -175,7 +183,7 @@ PyGetSetDef tensor_getset[] = {
     {"_version", &get_version, nullptr, nullptr, nullptr},
     {"T", &get_T, nullptr, nullptr, nullptr},
     {"mT", &get_mT, nullptr, nullptr, nullptr},
-    {"data", &get_data, nullptr, nullptr, nullptr},
+    {"data", &get_data, &set_data, nullptr, nullptr},
     {"is_cuda", &get_is_cuda, nullptr, nullptr, nullptr},
     {"is_cpu", &get_is_cpu, nullptr, nullptr, nullptr},
     {"is_sparse", &get_false, nullptr, nullptr, nullptr},

@@ -83,6 +83,24 @@ def _array(self, dtype=None):
     return a if dtype is None else a.astype(dtype, copy=False)
 
 
+# ---- Python protocols torch defines in Python ---------------------------------------------------
+def _contains(self, element):
+    # `2 in t`: any element equal (torch's rule), not iteration over rows.
+    if isinstance(element, (Tensor, int, float, bool)):
+        return bool((self == element).any().item())
+    raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                       "{}.".format(type(element)))
+
+
+def _format(self, spec):
+    # f"{t:.3f}" formats a 0-d tensor's value; anything else formats its repr, as torch does.
+    if self.dim() == 0 and type(self) is Tensor:
+        return self.item().__format__(spec)
+    return object.__format__(self, spec)
+
+
+Tensor.__contains__ = _contains
+Tensor.__format__ = _format
 Tensor.__reduce_ex__ = _reduce_ex
 Tensor.__copy__ = _copy_tensor
 Tensor.__deepcopy__ = _deepcopy_tensor

@@ -208,6 +208,22 @@ class Exceptions(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "only one element tensors can be converted to "
                                                 "Python scalars"):
             float(a)
+        with self.assertRaisesRegex(IndexError, "index 7 is out of bounds for dimension 1 with "
+                                                "size 3"):
+            a[0, 7]
+        with self.assertRaisesRegex(IndexError, r"invalid index of a 0-dim tensor. Use "
+                                                r"`tensor.item\(\)` in Python"):
+            tp.tensor(1.0)[0]
+        with self.assertRaisesRegex(IndexError, r"slice\(\) cannot be applied to a 0-dim "
+                                                r"tensor."):
+            tp.tensor(1.0)[0:1]
+        with self.assertRaisesRegex(IndexError, "only integers, slices"):
+            a["x"]
+        with self.assertRaisesRegex(TypeError, "can't assign a list to a "
+                                               "tensorplay.FloatTensor"):
+            a[0] = [1.0, 2.0, 3.0]
+        with self.assertRaisesRegex(TypeError, "Tensor does not support deleting items"):
+            del a[0]
         with self.assertRaises(TypeError):
             a.add(object())
         with self.assertRaises(NotImplementedError):
@@ -290,6 +306,14 @@ class Protocols(unittest.TestCase):
         self.assertEqual(hash(a), hash(a))
         self.assertNotEqual(hash(a), hash(a.clone()))
         self.assertEqual({a: 1}[a], 1)
+        self.assertIn(4, a)
+        self.assertNotIn(7, a)
+        self.assertIn(tp.tensor(3), a)
+        with self.assertRaisesRegex(RuntimeError, "Tensor.__contains__ only supports Tensor or "
+                                                  "scalar"):
+            "x" in a
+        self.assertEqual(f"{tp.tensor(2.5):.2f}", "2.50")
+        self.assertEqual(f"{a}", repr(a))
 
     def test_attributes(self):
         a = tp.ones(2, 3, dtype=tp.float64)
@@ -428,6 +452,24 @@ class Autograd(unittest.TestCase):
             x.grad = tp.zeros(2, dtype=tp.float64)
         with self.assertRaisesRegex(TypeError, "assigned grad expected to be a Tensor or None"):
             x.grad = 1
+
+    def test_data_attribute(self):
+        w = tp.ones(2, requires_grad=True)
+        d = w.data
+        self.assertFalse(d.requires_grad)
+        self.assertEqual(d.data_ptr(), w.data_ptr())
+        original = w
+        w.data = tp.tensor([3.0, 4.0, 5.0])
+        self.assertIs(w, original)
+        self.assertTrue(w.requires_grad)
+        self.assertEqual(w.tolist(), [3.0, 4.0, 5.0])
+        (w * w).sum().backward()
+        self.assertEqual(w.grad.tolist(), [6.0, 8.0, 10.0])
+        with self.assertRaisesRegex(TypeError, "Variable data has to be a tensor, but got int"):
+            w.data = 1
+        with self.assertRaisesRegex(RuntimeError, "data set to a tensor that requires gradients "
+                                                  "must be floating point"):
+            w.data = tp.tensor([1, 2])
 
     def test_requires_grad_attribute(self):
         x = tp.ones(2)

@@ -112,6 +112,20 @@ class Parity(unittest.TestCase):
         self.assertEqual(count, len(list(expressions())))
         self.assertGreater(count, 180)
 
+    def test_assignments(self):
+        statements = ["x[0] = 7", "x[:, 1] = -1", "x[..., 0] = y[:, 0]", "x[x > 1] = 0",
+                      "x[b] = y[b]", "x[[0, 1], [2, 0]] = 5", "x[1] = lib.tensor([1., 2., 3.])",
+                      "x[:] = 2.5", "x[0, ::2] = lib.tensor([8., 9.])", "m[:, [0, 2], 1] = 3",
+                      "x[None, 1] = 4", "x[1:, :2] = lib.zeros(1, 2)",
+                      "x += 1", "x[0] *= 2", "x.T[0] = 6", "i[i < 0] = 0"]
+        for stmt in statements:
+            envs = make_env(tp), make_env(torch)
+            for env in envs:
+                exec(stmt, env)
+            for name in ("x", "m", "i"):
+                self.assertEqual(envs[0][name].tolist(), envs[1][name].tolist(), stmt)
+                self.assertEqual(envs[0][name]._version, envs[1][name]._version, stmt)
+
     def test_printed_forms(self):
         cases = ["lib.arange(12.0).reshape(3, 4) / 7", "lib.tensor([1e-5, 1.0, 1e5])",
                  "lib.tensor([[1, -20], [300, 4]])", "lib.arange(2000.0)",

@@ -259,3 +259,29 @@ TEST_CASE("independent graphs backpropagate on several threads", "[autograd][eng
   }
   CHECK(values(shared.grad()) == std::vector<double>{200.0, 200.0});
 }
+
+TEST_CASE("set_data rebinds the bytes and keeps the tensor's identity", "[autograd][engine]") {
+  Tensor w = ones({2}).requires_grad_();
+  (w * 3).sum().backward();
+  const auto version = w._version();
+  const Tensor replacement = tensor({5.0f, 6.0f, 7.0f});
+  w.set_data(replacement);
+  CHECK(w.data_ptr() == replacement.data_ptr());
+  CHECK(w.sizes() == IntArrayRef{3});
+  CHECK(w.requires_grad());
+  CHECK(w.is_leaf());
+  CHECK(w._version() == version);  // the counter is w's own, not replacement's
+  CHECK(w.grad().sizes() == IntArrayRef{2});
+  w.mutable_grad().reset();
+  (w * 2).sum().backward();
+  CHECK(w.grad().sizes() == IntArrayRef{3});
+  w.set_data(tensor({1.0, 2.0}, kDouble));  // another dtype: a new AccumulateGrad for the new data
+  w.mutable_grad().reset();
+  (w * w).sum().backward();
+  CHECK(w.grad().dtype() == kDouble);
+  CHECK(w.grad().allclose(tensor({2.0, 4.0}, kDouble)));
+  CHECK_THROWS_WITH(w.set_data(tensor({1, 2})),
+                    "data set to a tensor that requires gradients must be floating point or "
+                    "complex dtype");
+  CHECK_THROWS_WITH(w.set_data(Tensor()), "set_data(): the new data is an undefined tensor");
+}

@@ -38,6 +38,20 @@ inline bool Tensor::is_leaf() const {
   return !m || !m->grad_fn_;
 }
 
+inline void Tensor::set_data(const Tensor& new_data) const {
+  TensorImpl* self = impl("set_data");
+  TP_CHECK(new_data.defined(), "set_data(): the new data is an undefined tensor");
+  TP_CHECK(!requires_grad() || tensorplay::is_floating_point(new_data.dtype()),
+           "data set to a tensor that requires gradients must be floating point or complex dtype");
+  // A leaf's AccumulateGrad checks gradients against the old dtype and device: drop it when they
+  // change, so the next graph makes one for the new data (PyTorch does the same).
+  if (self->autograd_meta() &&
+      (new_data.dtype() != dtype() || new_data.device() != device())) {
+    detail::materialize_autograd_meta(self).grad_accumulator_.reset();
+  }
+  self->shallow_copy_from(*new_data.unsafeGetTensorImpl());
+}
+
 inline int64_t Tensor::output_nr() const {
   const AutogradMeta* m = detail::autograd_meta(impl("output_nr"));
   return m ? m->output_nr_ : 0;

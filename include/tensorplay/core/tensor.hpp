@@ -105,6 +105,9 @@ class Tensor {
   template <class = void>
   const std::shared_ptr<autograd::Node>& grad_fn() const;
   bool is_leaf() const;
+  // Rebinds this tensor to new_data's bytes, dtype and geometry while it stays the same tensor:
+  // its version counter, .grad, hooks and history are kept (Python's `x.data = y`).
+  void set_data(const Tensor& new_data) const;
   int64_t output_nr() const;
   // The tensor a differentiable view aliases; undefined for non-views.
   const Tensor& _base() const;
