@@ -48,42 +48,31 @@ PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
 }
 
 // ---- attributes ----------------------------------------------------------------------------
-PyObject* get_shape(PyObject* self, void*) {
+// A read-only attribute: `Get` computes it from the tensor; the result goes through to_python.
+template <auto Get>
+PyObject* getter(PyObject* self, void*) {
   TP_PY_TRY
-  return size_to_python(self_tensor(self).sizes());
+  return to_python(Get(self_tensor(self)));
   TP_PY_CATCH(nullptr)
 }
-PyObject* get_dtype(PyObject* self, void*) {
-  TP_PY_TRY
-  return enum_to_python(self_tensor(self).dtype());
-  TP_PY_CATCH(nullptr)
+
+Tensor transposed_all(const Tensor& t) {  // .T: every dimension reversed
+  std::vector<int64_t> dims(static_cast<std::size_t>(t.dim()));
+  for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = static_cast<int64_t>(dims.size() - 1 - i);
+  return t.permute(dims);
 }
-PyObject* get_device(PyObject* self, void*) {
-  TP_PY_TRY
-  return device_to_python(self_tensor(self).device());
-  TP_PY_CATCH(nullptr)
+Tensor transposed_matrices(const Tensor& t) {  // .mT: the last two dimensions swapped
+  TP_CHECK(t.dim() >= 2, "tensor.mT is only supported on matrices or batches of matrices. Got ",
+           t.dim(), "-D tensor.");
+  return t.transpose(-2, -1);
 }
-PyObject* get_ndim(PyObject* self, void*) {
-  TP_PY_TRY
-  return PyLong_FromLongLong(self_tensor(self).dim());
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_requires_grad(PyObject* self, void*) {
-  TP_PY_TRY
-  return PyBool_FromLong(self_tensor(self).requires_grad());
-  TP_PY_CATCH(nullptr)
-}
+
 int set_requires_grad(PyObject* self, PyObject* value, void*) {
   TP_PY_TRY
   TP_CHECK_TYPE(value && PyBool_Check(value), "requires_grad must be a bool");
   self_tensor(self).requires_grad_(value == Py_True);
   return 0;
   TP_PY_CATCH(-1)
-}
-PyObject* get_grad(PyObject* self, void*) {
-  TP_PY_TRY
-  return wrap(self_tensor(self).grad());
-  TP_PY_CATCH(nullptr)
 }
 int set_grad(PyObject* self, PyObject* value, void*) {
   TP_PY_TRY
@@ -105,42 +94,6 @@ int set_grad(PyObject* self, PyObject* value, void*) {
   return 0;
   TP_PY_CATCH(-1)
 }
-PyObject* get_grad_fn(PyObject* self, void*) {
-  TP_PY_TRY
-  return node_to_python(self_tensor(self).grad_fn());
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_is_leaf(PyObject* self, void*) {
-  TP_PY_TRY
-  return PyBool_FromLong(self_tensor(self).is_leaf());
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_version(PyObject* self, void*) {
-  TP_PY_TRY
-  return PyLong_FromLongLong(self_tensor(self)._version());
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_T(PyObject* self, void*) {
-  TP_PY_TRY
-  const Tensor& t = self_tensor(self);
-  std::vector<int64_t> dims(static_cast<std::size_t>(t.dim()));
-  for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = static_cast<int64_t>(dims.size() - 1 - i);
-  return wrap(t.permute(dims));
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_mT(PyObject* self, void*) {
-  TP_PY_TRY
-  const Tensor& t = self_tensor(self);
-  TP_CHECK(t.dim() >= 2, "tensor.mT is only supported on matrices or batches of matrices. Got ",
-           t.dim(), "-D tensor.");
-  return wrap(t.transpose(-2, -1));
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_data(PyObject* self, void*) {
-  TP_PY_TRY
-  return wrap(self_tensor(self).detach());
-  TP_PY_CATCH(nullptr)
-}
 int set_data(PyObject* self, PyObject* value, void*) {
   TP_PY_TRY
   TP_CHECK_TYPE(value && is_tensor(value), "Variable data has to be a tensor, but got ",
@@ -149,47 +102,31 @@ int set_data(PyObject* self, PyObject* value, void*) {
   return 0;
   TP_PY_CATCH(-1)
 }
-PyObject* get_is_cuda(PyObject* self, void*) {
-  TP_PY_TRY
-  return PyBool_FromLong(self_tensor(self).is_cuda());
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_is_cpu(PyObject* self, void*) {
-  TP_PY_TRY
-  return PyBool_FromLong(self_tensor(self).is_cpu());
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_base(PyObject* self, void*) {
-  TP_PY_TRY
-  return wrap(self_tensor(self)._base());
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_output_nr(PyObject* self, void*) {
-  TP_PY_TRY
-  return PyLong_FromLongLong(self_tensor(self).output_nr());
-  TP_PY_CATCH(nullptr)
-}
-PyObject* get_false(PyObject*, void*) { Py_RETURN_FALSE; }
 
 PyGetSetDef tensor_getset[] = {
-    {"shape", &get_shape, nullptr, nullptr, nullptr},
-    {"dtype", &get_dtype, nullptr, nullptr, nullptr},
-    {"device", &get_device, nullptr, nullptr, nullptr},
-    {"ndim", &get_ndim, nullptr, nullptr, nullptr},
-    {"requires_grad", &get_requires_grad, &set_requires_grad, nullptr, nullptr},
-    {"grad", &get_grad, &set_grad, nullptr, nullptr},
-    {"grad_fn", &get_grad_fn, nullptr, nullptr, nullptr},
-    {"is_leaf", &get_is_leaf, nullptr, nullptr, nullptr},
-    {"_version", &get_version, nullptr, nullptr, nullptr},
-    {"T", &get_T, nullptr, nullptr, nullptr},
-    {"mT", &get_mT, nullptr, nullptr, nullptr},
-    {"data", &get_data, &set_data, nullptr, nullptr},
-    {"is_cuda", &get_is_cuda, nullptr, nullptr, nullptr},
-    {"is_cpu", &get_is_cpu, nullptr, nullptr, nullptr},
-    {"is_sparse", &get_false, nullptr, nullptr, nullptr},
-    {"is_quantized", &get_false, nullptr, nullptr, nullptr},
-    {"_base", &get_base, nullptr, nullptr, nullptr},
-    {"output_nr", &get_output_nr, nullptr, nullptr, nullptr},
+    {"shape", &getter<[](const Tensor& t) { return t.sizes(); }>, nullptr, nullptr, nullptr},
+    {"dtype", &getter<[](const Tensor& t) { return t.dtype(); }>, nullptr, nullptr, nullptr},
+    {"device", &getter<[](const Tensor& t) { return t.device(); }>, nullptr, nullptr, nullptr},
+    {"ndim", &getter<[](const Tensor& t) { return t.dim(); }>, nullptr, nullptr, nullptr},
+    {"requires_grad", &getter<[](const Tensor& t) { return t.requires_grad(); }>,
+     &set_requires_grad, nullptr, nullptr},
+    {"grad", &getter<[](const Tensor& t) -> const Tensor& { return t.grad(); }>, &set_grad, nullptr,
+     nullptr},
+    {"grad_fn", &getter<[](const Tensor& t) { return node_to_python(t.grad_fn()); }>, nullptr,
+     nullptr, nullptr},
+    {"is_leaf", &getter<[](const Tensor& t) { return t.is_leaf(); }>, nullptr, nullptr, nullptr},
+    {"_version", &getter<[](const Tensor& t) { return t._version(); }>, nullptr, nullptr, nullptr},
+    {"T", &getter<&transposed_all>, nullptr, nullptr, nullptr},
+    {"mT", &getter<&transposed_matrices>, nullptr, nullptr, nullptr},
+    {"data", &getter<[](const Tensor& t) { return t.detach(); }>, &set_data, nullptr, nullptr},
+    {"is_cuda", &getter<[](const Tensor& t) { return t.is_cuda(); }>, nullptr, nullptr, nullptr},
+    {"is_cpu", &getter<[](const Tensor& t) { return t.is_cpu(); }>, nullptr, nullptr, nullptr},
+    {"is_sparse", &getter<[](const Tensor&) { return false; }>, nullptr, nullptr, nullptr},
+    {"is_quantized", &getter<[](const Tensor&) { return false; }>, nullptr, nullptr, nullptr},
+    {"_base", &getter<[](const Tensor& t) -> const Tensor& { return t._base(); }>, nullptr, nullptr,
+     nullptr},
+    {"output_nr", &getter<[](const Tensor& t) { return t.output_nr(); }>, nullptr, nullptr,
+     nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 // ---- operators -----------------------------------------------------------------------------
