@@ -60,6 +60,17 @@ PYBIND11_MODULE(_C, m) {
   });
   m.attr("_gil_release_numel") = TENSORPLAY_PY_GIL_RELEASE_NUMEL;
 
+  // The unwrapping primitives, for the tests: the non-throwing probe (-1 for a non-tensor, else
+  // the version and requires_grad read in the same call) and the checked by-value unwrap.
+  m.def("_tensor_probe", [](py::handle obj) -> py::object {
+    TensorProbe info;
+    if (tensor_probe(obj.ptr(), &info) < 0) return py::int_(-1);
+    return py::make_tuple(info.version, info.requires_grad);
+  });
+  m.def("_tensor_value", [](py::handle obj) {
+    return py::reinterpret_steal<py::object>(wrap(tensor_value(obj.ptr())));
+  });
+
   // Exercises the registry on a scratch module, for the tests: a name pybind11 installed first
   // keeps its definition; defining a name twice in the generated tables fails.
   m.def("_selftest_registry", [] {

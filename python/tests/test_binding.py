@@ -186,6 +186,22 @@ class Arguments(unittest.TestCase):
         self.assertEqual(tp.ones(2).add(np.float64(0.5)).tolist(), [1.5, 1.5])
 
 
+class Unwrapping(unittest.TestCase):
+    def test_probe_and_value(self):
+        x = tp.ones(2, requires_grad=True)
+        d = tp.ones(2)
+        self.assertEqual(tp._C._tensor_probe(d), (0, False))
+        self.assertEqual(tp._C._tensor_probe(x), (0, True))
+        d.add_(1)
+        d[0] = 5
+        self.assertEqual(tp._C._tensor_probe(d), (2, False))
+        for not_a_tensor in (1, 2.5, None, "x", [x], object()):
+            self.assertEqual(tp._C._tensor_probe(not_a_tensor), -1)
+        self.assertIs(tp._C._tensor_value(x), x)  # unwrapped and wrapped back: the same object
+        with self.assertRaisesRegex(TypeError, "expected Tensor, but got str"):
+            tp._C._tensor_value("x")
+
+
 class Registration(unittest.TestCase):
     def test_pybind11_names_win_and_duplicates_fail(self):
         scratch, duplicate = tp._C._selftest_registry()
