@@ -160,27 +160,19 @@ void register_random(PyObject* m) {
   "*, dtype=None, device=None, requires_grad=False, memory_format=preserve_format"
 
 void register_like(PyObject* m) {
-  Registry::function(
-      m, "empty_like",
-      overload("input, " TP_LIKE_SCHEMA_,
-               [](const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
-                  bool requires_grad, MemoryFormat format) {
-                 return empty_like(self, options_of(dtype, device, requires_grad), format);
-               }));
-  Registry::function(
-      m, "zeros_like",
-      overload("input, " TP_LIKE_SCHEMA_,
-               [](const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
-                  bool requires_grad, MemoryFormat format) {
-                 return zeros_like(self, options_of(dtype, device, requires_grad), format);
-               }));
-  Registry::function(
-      m, "ones_like",
-      overload("input, " TP_LIKE_SCHEMA_,
-               [](const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
-                  bool requires_grad, MemoryFormat format) {
-                 return ones_like(self, options_of(dtype, device, requires_grad), format);
-               }));
+  // empty_like, zeros_like, ones_like: one shape.
+#define TP_LIKE_(name)                                                                          \
+  Registry::function(                                                                           \
+      m, #name,                                                                                 \
+      overload("input, " TP_LIKE_SCHEMA_,                                                       \
+               [](const Tensor& self, std::optional<DType> dtype, std::optional<Device> device, \
+                  bool requires_grad, MemoryFormat format) {                                    \
+                 return name(self, options_of(dtype, device, requires_grad), format);           \
+               }))
+  TP_LIKE_(empty_like);
+  TP_LIKE_(zeros_like);
+  TP_LIKE_(ones_like);
+#undef TP_LIKE_
   Registry::function(
       m, "full_like",
       overload("input, fill_value, " TP_LIKE_SCHEMA_,
