@@ -131,10 +131,17 @@ void register_autograd(const Target& t, py::module_& m) {
   Registry::method(t.type, t.module, "requires_grad_",
                    overload("self, requires_grad=True",
                             [](const Tensor& self, bool requires_grad) -> const Tensor& {
+                              // torch's Python method words it its own way (C++: "Only
+                              // Tensors of floating point and complex dtype ...").
+                              TP_CHECK(!requires_grad || tensorplay::is_floating_point(self.dtype()),
+                                       "only Tensors of floating point dtype can require "
+                                       "gradients");
                               return self.requires_grad_(requires_grad);
                             }));
   Registry::method(t.type, t.module, "retain_grad",
                    overload("self", [](const Tensor& self) { self.retain_grad(); }));
+  Registry::method(t.type, t.module, "_is_view",
+                   overload("self", [](const Tensor& self) { return self.is_view(); }));
   Registry::method_and_function(
       t.type, t.module, "detach",
       overload("input", [](const Tensor& self) { return self.detach(); }));

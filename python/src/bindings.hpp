@@ -20,6 +20,11 @@ PyTypeObject* init_tensor_type(PyObject* module);
 Tensor tensor_from_data(PyObject* data, std::optional<DType> dtype, bool default_float);
 // A zero-copy tensor over a buffer-protocol object (tp.from_numpy); it keeps the object alive.
 Tensor tensor_from_buffer(PyObject* obj);
+// interop.cpp: obj as an ndarray (a NumPy scalar becomes a 0-d one), or a null object when obj
+// is neither (NumPy is never imported to find out).
+py::object numpy_array_of(PyObject* obj);
+// A zero-copy tensor over an ndarray, with torch's dtype, byte-order and stride checks.
+Tensor tensor_from_numpy(PyObject* array, bool warn_if_not_writeable);
 // indexing.cpp: t[index], t[index] = value.
 PyObject* tensor_getitem(PyObject* self, PyObject* index);
 int tensor_setitem(PyObject* self, PyObject* index, PyObject* value);

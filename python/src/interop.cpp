@@ -158,48 +158,22 @@ py::object numpy_module() {
   return py::reinterpret_steal<py::object>(np);
 }
 
-Tensor from_numpy(PyObject* obj) {
-  // Without NumPy imported nothing can be an ndarray, so the check never imports it.
-  py::object numpy = py::reinterpret_steal<py::object>(PyImport_GetModule(py::str("numpy").ptr()));
+// isinstance(obj, numpy.<type>). Without NumPy imported nothing can be a NumPy object, so the
+// check never imports it.
+bool numpy_isinstance(PyObject* obj, const char* type) {
+  const py::object numpy =
+      py::reinterpret_steal<py::object>(PyImport_GetModule(py::str("numpy").ptr()));
   if (PyErr_Occurred()) throw py::error_already_set();
-  bool is_array = false;
-  if (numpy) {
-    const py::object ndarray = numpy.attr("ndarray");
-    const int r = PyObject_IsInstance(obj, ndarray.ptr());
-    if (r < 0) throw py::error_already_set();
-    is_array = r == 1;
-  }
-  TP_CHECK_TYPE(is_array, "expected np.ndarray (got ", type_name(obj), ")");
-  const py::handle array(obj);
-  const py::object dtype = array.attr("dtype");
-  TP_CHECK_VALUE(dtype.attr("isnative").cast<bool>(),
-                 "given numpy array has byte order different from the native byte order. "
-                 "Conversion between byte orders is currently not supported.");
-  const auto kind = dtype.attr("kind").cast<std::string>();
-  const auto size = dtype.attr("itemsize").cast<long>();
-  if (!numpy_dtype_supported(kind.empty() ? '\0' : kind[0], size)) {
-    const auto name = dtype.attr("type").attr("__name__").cast<std::string>();
-    throw TypeError("can't convert np.ndarray of type numpy." + name +
-                    ". The only supported types are: float64, float32, float16, int64, int32, "
-                    "int16, int8, uint8, and bool.");
-  }
-  if (!array.attr("flags").attr("writeable").cast<bool>()) {
-    // Once per process, as PyTorch's TORCH_WARN_ONCE.
-    static bool warned = false;
-    if (!warned) {
-      warned = true;
-      if (PyErr_WarnEx(PyExc_UserWarning,
-                       "The given NumPy array is not writable, and TensorPlay does not support "
-                       "non-writable tensors. This means writing to this tensor will result in "
-                       "undefined behavior. You may want to copy the array to protect its data "
-                       "or make it writable before converting it to a tensor. This type of "
-                       "warning will be suppressed for the rest of this program.",
-                       1) < 0) {
-        throw py::error_already_set();  // warnings turned into errors
-      }
-    }
-  }
-  return tensor_from_buffer(obj);
+  if (!numpy) return false;
+  const int r = PyObject_IsInstance(obj, numpy.attr(type).ptr());
+  if (r < 0) throw py::error_already_set();
+  return r == 1;
+}
+
+Tensor from_numpy(PyObject* obj) {
+  TP_CHECK_TYPE(numpy_isinstance(obj, "ndarray"), "expected np.ndarray (got ", type_name(obj),
+                ")");
+  return tensor_from_numpy(obj, /*warn_if_not_writeable=*/true);
 }
 
 PyObject* tensor_numpy(PyObject* self, bool force) {
@@ -227,6 +201,55 @@ PyObject* tensor_numpy(PyObject* self, bool force) {
 }
 
 }  // namespace
+
+py::object numpy_array_of(PyObject* obj) {
+  if (numpy_isinstance(obj, "ndarray")) return py::reinterpret_borrow<py::object>(obj);
+  if (numpy_isinstance(obj, "generic")) return numpy_module().attr("asarray")(py::handle(obj));
+  return py::object();
+}
+
+Tensor tensor_from_numpy(PyObject* obj, bool warn_if_not_writeable) {
+  const py::handle array(obj);
+  const py::object dtype = array.attr("dtype");
+  TP_CHECK_VALUE(dtype.attr("isnative").cast<bool>(),
+                 "given numpy array has byte order different from the native byte order. "
+                 "Conversion between byte orders is currently not supported.");
+  const auto kind = dtype.attr("kind").cast<std::string>();
+  const auto size = dtype.attr("itemsize").cast<long>();
+  if (!numpy_dtype_supported(kind.empty() ? '\0' : kind[0], size)) {
+    const auto name = dtype.attr("type").attr("__name__").cast<std::string>();
+    throw TypeError("can't convert np.ndarray of type numpy." + name +
+                    ". The only supported types are: float64, float32, float16, int64, int32, "
+                    "int16, int8, uint8, and bool.");
+  }
+  if (warn_if_not_writeable && !array.attr("flags").attr("writeable").cast<bool>()) {
+    // Once per process, as PyTorch's TORCH_WARN_ONCE.
+    static bool warned = false;
+    if (!warned) {
+      warned = true;
+      if (PyErr_WarnEx(PyExc_UserWarning,
+                       "The given NumPy array is not writable, and TensorPlay does not support "
+                       "non-writable tensors. This means writing to this tensor will result in "
+                       "undefined behavior. You may want to copy the array to protect its data "
+                       "or make it writable before converting it to a tensor. This type of "
+                       "warning will be suppressed for the rest of this program.",
+                       1) < 0) {
+        throw py::error_already_set();  // warnings turned into errors
+      }
+    }
+  }
+  Tensor t = tensor_from_buffer(obj);
+  if (t.numel() == 0) {
+    // NumPy's buffer export invents row-major strides for an empty array; torch reads the
+    // array's own (zeros for np.zeros((2, 0, 3))).
+    std::vector<int64_t> elements;
+    for (const py::handle stride : array.attr("strides")) {
+      elements.push_back(stride.cast<int64_t>() / static_cast<int64_t>(t.itemsize()));
+    }
+    t = tensorplay::detail::make_tensor(t.storage(), t.dtype(), t.sizes(), elements, 0);
+  }
+  return t;
+}
 
 void tensor_releasebuffer(PyObject*, Py_buffer* view) {
   delete static_cast<BufferInternal*>(view->internal);
@@ -312,6 +335,24 @@ void register_interop(const Target& t) {
                             [](PyObject* self, bool force) { return tensor_numpy(self, force); }));
   Registry::function(t.module, "from_numpy",
                      overload("ndarray", [](PyObject* obj) { return from_numpy(obj); }));
+  // torch.as_tensor: no copy when it can be avoided. A tensor of the asked dtype and device comes
+  // back as the same object (`to` returns self); an ndarray is shared as by from_numpy, then
+  // converted if another dtype is asked for; any other data (NumPy scalars included) is copied
+  // as by tp.tensor.
+  Registry::function(
+      t.module, "as_tensor",
+      overload("data, *, dtype=None, device=None",
+               [](PyObject* data, std::optional<DType> dtype, std::optional<Device> device) {
+                 Tensor r;
+                 if (is_tensor(data)) {
+                   r = unchecked_tensor(data);
+                 } else if (numpy_isinstance(data, "ndarray")) {
+                   r = tensor_from_numpy(data, /*warn_if_not_writeable=*/true);
+                 } else {
+                   r = tensor_from_data(data, dtype, false);
+                 }
+                 return r.to(device.value_or(r.device()), dtype.value_or(r.dtype()));
+               }));
 
   // self is taken as PyObject*: these entries call the C API, so the GIL must stay held
   // (a Tensor parameter would release it for big tensors).
@@ -395,11 +436,23 @@ void register_interop(const Target& t) {
                            .release()
                            .ptr();
                      }));
-  // The inverse: a new tensor of `cls` (a Tensor subclass, or Tensor when None).
+  // The whole storage as bytes: what a pickle holds, as torch pickles storages, so a view comes
+  // back with its strides and offset.
+  Registry::function(t.module, "_storage_to_bytes", overload("tensor", [](PyObject* obj) {
+                       const Storage& s = tensor_arg(obj, "_storage_to_bytes").storage();
+                       return py::bytes(static_cast<const char*>(s.data()),
+                                        static_cast<py::ssize_t>(s.nbytes()))
+                           .release()
+                           .ptr();
+                     }));
+  // The inverse of either: a new tensor of `cls` (a Tensor subclass, or Tensor when None) over a
+  // copy of the bytes, contiguous (the bytes are its values) or with the given geometry (the
+  // bytes are its storage).
   Registry::function(
       t.module, "_tensor_from_bytes",
-      overload("data, dtype, size, cls=None",
-               [](PyObject* data, DType dtype, IntArrayRef size, PyObject* cls) -> PyObject* {
+      overload("data, dtype, size, cls=None, stride=None, storage_offset=0",
+               [](PyObject* data, DType dtype, IntArrayRef size, PyObject* cls,
+                  std::optional<IntArrayRef> stride, int64_t storage_offset) -> PyObject* {
                  TP_CHECK_TYPE(PyBytes_Check(data),
                                "_tensor_from_bytes(): data must be bytes, "
                                "not ",
@@ -408,13 +461,32 @@ void register_interop(const Target& t) {
                  TP_CHECK_TYPE(
                      cls == Py_None || (PyType_Check(cls) && PyType_IsSubtype(type, tensor_type())),
                      "_tensor_from_bytes(): cls must be a subclass of Tensor");
-                 Tensor out = empty(size, TensorOptions().dtype(dtype));
-                 TP_CHECK_VALUE(static_cast<std::size_t>(PyBytes_GET_SIZE(data)) == out.nbytes(),
-                                "_tensor_from_bytes(): ", PyBytes_GET_SIZE(data),
-                                " bytes do not make a tensor of size ", size, " and dtype ",
-                                dtype_name(dtype));
-                 if (out.nbytes())
-                   std::memcpy(out.data_ptr(), PyBytes_AS_STRING(data), out.nbytes());
+                 const auto nbytes = static_cast<std::size_t>(PyBytes_GET_SIZE(data));
+                 Tensor out;
+                 if (!stride) {
+                   out = empty(size, TensorOptions().dtype(dtype));
+                   TP_CHECK_VALUE(nbytes == out.nbytes(), "_tensor_from_bytes(): ", nbytes,
+                                  " bytes do not make a tensor of size ", size, " and dtype ",
+                                  dtype_name(dtype));
+                   if (nbytes) std::memcpy(out.data_ptr(), PyBytes_AS_STRING(data), nbytes);
+                 } else {
+                   bool valid = storage_offset >= 0 && stride->size() == size.size();
+                   for (const int64_t st : *stride) valid = valid && st >= 0;
+                   TP_CHECK_VALUE(valid &&
+                                      tensorplay::detail::storage_nbytes(
+                                          size, *stride, itemsize(dtype), storage_offset) <= nbytes,
+                                  "_tensor_from_bytes(): ", nbytes,
+                                  " bytes of storage do not hold a tensor of size ", size,
+                                  ", stride ", *stride, ", offset ", storage_offset,
+                                  " and dtype ", dtype_name(dtype));
+                   Storage storage(use_byte_size, nbytes);
+                   if (nbytes) std::memcpy(storage.mutable_data(), PyBytes_AS_STRING(data), nbytes);
+                   out = tensorplay::detail::make_tensor(std::move(storage), dtype, size, *stride,
+                                                         storage_offset);
+                 }
+                 // torch's rebuild installs the storage with set_, a version bump: an unpickled
+                 // tensor reports _version 1 whatever the original's was.
+                 out.unsafeGetTensorImpl()->bump_version();
                  return make_tensor_object(type, std::move(out));
                }));
   // Storage aliasing for deepcopy, as torch's storage-level memo: views of one storage deep-copy
@@ -441,9 +513,11 @@ void register_interop(const Target& t) {
             tensorplay::detail::storage_nbytes(l.sizes(), l.strides(), l.itemsize(),
                                                l.storage_offset()) <= o.storage().nbytes(),
             "_storage_alias(): the owner's storage is too small for the geometry");
-        return make_tensor_object(Py_TYPE(like),
-                                  tensorplay::detail::make_tensor(o.storage(), l.dtype(), l.sizes(),
-                                                                  l.strides(), l.storage_offset()));
+        Tensor alias = tensorplay::detail::make_tensor(o.storage(), l.dtype(), l.sizes(),
+                                                       l.strides(), l.storage_offset());
+        // torch's copy and deepcopy go through set_ (a version bump), so the copy reports 1.
+        alias.unsafeGetTensorImpl()->bump_version();
+        return make_tensor_object(Py_TYPE(like), std::move(alias));
       }));
 }
 

@@ -1,4 +1,6 @@
 // tensorplay._C: the extension module. The Python package `tensorplay` re-exports it.
+#include <cmath>
+
 #include "bindings.hpp"
 
 using namespace tensorplay;
@@ -40,6 +42,56 @@ PYBIND11_MODULE(_C, m) {
                           {"bool", kBool}}) {
     m.attr(alias) = py::reinterpret_steal<py::object>(enum_to_python(d));
   }
+  // Type promotion, torch 1.13's overloads in its order. A Python number is a wrapped number
+  // (the lowest priority class), as in an operator.
+  Registry::function(
+      m.ptr(), "result_type",
+      overload("tensor, other",
+               [](const Tensor& a, const Tensor& b) { return tensorplay::result_type(a, b); }),
+      overload("scalar, tensor",
+               [](const Scalar& a, const Tensor& b) { return tensorplay::result_type(a, b); }),
+      overload("tensor, other",
+               [](const Tensor& a, const Scalar& b) { return tensorplay::result_type(a, b); }),
+      overload("scalar1, scalar2",
+               [](const Scalar& a, const Scalar& b) { return tensorplay::result_type(a, b); }));
+  Registry::function(m.ptr(), "promote_types", overload("type1, type2", [](DType a, DType b) {
+                       return tensorplay::promote_types(a, b);
+                     }));
+  // torch names the first parameter `from` (so it can only be passed by position).
+  Registry::function(m.ptr(), "can_cast", overload("from, to", [](DType from, DType to) {
+                       return tensorplay::can_cast(from, to);
+                     }));
+
+  // torch.set_printoptions, argument for argument (the C++ function has torch's semantics: the
+  // profile first, then each given option, sci_mode always assigned). _get_printoptions feeds
+  // the PRINT_OPTS mirror in _tensor_str.py.
+  Registry::function(
+      m.ptr(), "set_printoptions",
+      overload("precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, "
+               "sci_mode=None",
+               [](std::optional<int64_t> precision, std::optional<double> threshold,
+                  std::optional<int64_t> edgeitems, std::optional<int64_t> linewidth,
+                  std::optional<std::string_view> profile, std::optional<bool> sci_mode) {
+                 tensorplay::set_printoptions(precision, threshold, edgeitems, linewidth, profile,
+                                              sci_mode);
+               }));
+  m.def("_get_printoptions", [] {
+    const PrintOptions o = get_printoptions();
+    py::dict d;
+    d["precision"] = o.precision;
+    // An integral threshold reads back as the int it was set from (torch keeps the object).
+    if (std::isfinite(o.threshold) && o.threshold == std::floor(o.threshold) &&
+        std::abs(o.threshold) < 9.0e15) {
+      d["threshold"] = static_cast<int64_t>(o.threshold);
+    } else {
+      d["threshold"] = o.threshold;
+    }
+    d["edgeitems"] = o.edgeitems;
+    d["linewidth"] = o.linewidth;
+    d["sci_mode"] = o.sci_mode ? py::object(py::bool_(*o.sci_mode)) : py::object(py::none());
+    return d;
+  });
+
   init_device_type(m.ptr());
   init_size_type(m.ptr());
   const Target t{init_tensor_type(m.ptr()), m.ptr()};

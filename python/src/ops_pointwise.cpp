@@ -199,6 +199,10 @@ void register_pointwise(const Target& t) {
   TP_BINARY_("bitwise_and", bitwise_and, bitwise_and_out, "other", , number, bitwise_and_);
   TP_BINARY_("bitwise_or", bitwise_or, bitwise_or_out, "other", , number, bitwise_or_);
   TP_BINARY_("bitwise_xor", bitwise_xor, bitwise_xor_out, "other", , number, bitwise_xor_);
+  TP_BINARY_("bitwise_left_shift", bitwise_left_shift, bitwise_left_shift_out, "other", , number,
+             bitwise_left_shift_);
+  TP_BINARY_("bitwise_right_shift", bitwise_right_shift, bitwise_right_shift_out, "other", , number,
+             bitwise_right_shift_);
   TP_BINARY_TENSOR_INPUT_("fmod", fmod, fmod_out, fmod_);
   // comparisons; the long names are aliases (their out= and in-place forms are the short ones')
   TP_BINARY_TENSOR_INPUT_("eq", eq, eq_out, eq_);
@@ -428,6 +432,27 @@ void register_pointwise(const Target& t) {
                [](const Tensor& self, const Tensor& mask, const Scalar& value) -> const Tensor& {
                  return self.masked_fill_(mask, value);
                }));
+  Registry::method_and_function(
+      type, m, "index_fill",
+      overload("input, dim, index, value",
+               [](const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+                 return self.index_fill(dim, index, value);
+               }),
+      overload("input, dim, index, value",
+               [](const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+                 return self.index_fill(dim, index, value);
+               }));
+  Registry::method(type, m, "index_fill_",
+                   overload("self, dim, index, value",
+                            [](const Tensor& self, int64_t dim, const Tensor& index,
+                               const Tensor& value) -> const Tensor& {
+                              return self.index_fill_(dim, index, value);
+                            }),
+                   overload("self, dim, index, value",
+                            [](const Tensor& self, int64_t dim, const Tensor& index,
+                               const Scalar& value) -> const Tensor& {
+                              return self.index_fill_(dim, index, value);
+                            }));
 
   // ---- closeness and equality -------------------------------------------------------------------
   Registry::method_and_function(

@@ -137,10 +137,18 @@ void register_tensor_methods(const Target& t) {
                             [](const Tensor& self, const Tensor& src, bool nb) -> const Tensor& {
                               return self.copy_(src, nb);
                             }));
-  Registry::method(
+  Registry::method_and_function(
       type, m, "fill_",
-      overload("self, value",
+      overload("input, value",
+               [](const Tensor& self, const Tensor& v) -> const Tensor& { return self.fill_(v); }),
+      overload("input, value",
                [](const Tensor& self, const Scalar& v) -> const Tensor& { return self.fill_(v); }));
+  Registry::function(
+      m, "fill",
+      overload("input, value",
+               [](const Tensor& self, const Tensor& v) { return tensorplay::fill(self, v); }),
+      overload("input, value",
+               [](const Tensor& self, const Scalar& v) { return tensorplay::fill(self, v); }));
   Registry::method(type, m, "zero_", overload("self", [](const Tensor& self) -> const Tensor& {
                      return self.zero_();
                    }));

@@ -171,6 +171,25 @@ Tensor tensor_from_data(PyObject* data, std::optional<DType> dtype, bool default
     const Tensor& t = unchecked_tensor(data);
     return t.detach().to(dtype.value_or(t.dtype()), false, /*copy=*/true);
   }
+  // NumPy first: an ndarray is number-like (it has __float__), and a NumPy scalar keeps its
+  // dtype (np.int32(3) -> int32, np.float64 -> float64 although it is a Python float). The
+  // plain Python types skip the lookup.
+  if (!is_data_sequence(data) && !PyFloat_CheckExact(data) && !PyLong_CheckExact(data) &&
+      !PyBool_Check(data)) {
+    if (const py::object array = numpy_array_of(data)) {
+      if (array.ptr() == data || !dtype) {
+        // A copy follows, so a read-only array is fine (torch warns only where it shares).
+        const Tensor view = tensor_from_numpy(array.ptr(), /*warn_if_not_writeable=*/false);
+        return view.to(dtype.value_or(view.dtype()), false, /*copy=*/true);
+      }
+      // Given a dtype, torch reads a NumPy scalar as a Python number, and an integer dtype
+      // takes only what __index__ takes: np.float32 is refused, np.float64 (a float) is not.
+      if (is_integral(*dtype, /*include_bool=*/false) && !PyFloat_Check(data)) {
+        Py_XDECREF(PyNumber_Index(data));
+        if (PyErr_Occurred()) throw py::error_already_set();
+      }
+    }
+  }
   if (!is_data_sequence(data) && !detail::is_number_like(data) && PyObject_CheckBuffer(data)) {
     const Tensor view = tensor_from_buffer(data);
     return view.to(dtype.value_or(view.dtype()), false, /*copy=*/true);

@@ -34,7 +34,10 @@ PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   if (n == 0 || all_ints) {
     // The legacy constructor: tp.Tensor(2, 3) is an uninitialised 2x3 float tensor.
     std::vector<int64_t> sizes;
-    for (Py_ssize_t i = 0; i < n; ++i) sizes.push_back(detail::load_int(PyTuple_GET_ITEM(args, i)));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      sizes.push_back(
+          detail::load_int_item(PyTuple_GET_ITEM(args, i), i + 1, "new(): argument 'size'"));
+    }
     if (n == 0) sizes.push_back(0);  // tp.Tensor() is an empty 1-d tensor
     t = tensorplay::empty(sizes);
   } else {
@@ -70,7 +73,10 @@ Tensor transposed_matrices(const Tensor& t) {  // .mT: the last two dimensions s
 int set_requires_grad(PyObject* self, PyObject* value, void*) {
   TP_PY_TRY
   TP_CHECK_TYPE(value && PyBool_Check(value), "requires_grad must be a bool");
-  self_tensor(self).requires_grad_(value == Py_True);
+  const Tensor& t = self_tensor(self);
+  TP_CHECK(value != Py_True || tensorplay::is_floating_point(t.dtype()),
+           "only Tensors of floating point and complex dtype can require gradients");
+  t.requires_grad_(value == Py_True);
   return 0;
   TP_PY_CATCH(-1)
 }
@@ -123,7 +129,7 @@ PyGetSetDef tensor_getset[] = {
     {"is_cpu", &getter<[](const Tensor& t) { return t.is_cpu(); }>, nullptr, nullptr, nullptr},
     {"is_sparse", &getter<[](const Tensor&) { return false; }>, nullptr, nullptr, nullptr},
     {"is_quantized", &getter<[](const Tensor&) { return false; }>, nullptr, nullptr, nullptr},
-    {"_base", &getter<[](const Tensor& t) -> const Tensor& { return t._base(); }>, nullptr, nullptr,
+    {"_base", &getter<[](const Tensor& t) { return t._base(); }>, nullptr, nullptr,
      nullptr},
     {"output_nr", &getter<[](const Tensor& t) { return t.output_nr(); }>, nullptr, nullptr,
      nullptr},
@@ -205,6 +211,10 @@ TP_BINARY_SLOT_(nb_mod, x.remainder(y), x.remainder(y), remainder(x, y))
 TP_BINARY_SLOT_(nb_and, x.bitwise_and(y), x.bitwise_and(y), y.bitwise_and(x))
 TP_BINARY_SLOT_(nb_or, x.bitwise_or(y), x.bitwise_or(y), y.bitwise_or(x))
 TP_BINARY_SLOT_(nb_xor, x.bitwise_xor(y), x.bitwise_xor(y), y.bitwise_xor(x))
+TP_BINARY_SLOT_(nb_lshift, x.bitwise_left_shift(y), x.bitwise_left_shift(y),
+                bitwise_left_shift(x, y))
+TP_BINARY_SLOT_(nb_rshift, x.bitwise_right_shift(y), x.bitwise_right_shift(y),
+                bitwise_right_shift(x, y))
 #undef TP_BINARY_SLOT_
 
 PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
@@ -238,6 +248,8 @@ TP_INPLACE_SLOT_(nb_imod, remainder_)
 TP_INPLACE_SLOT_(nb_iand, bitwise_and_)
 TP_INPLACE_SLOT_(nb_ior, bitwise_or_)
 TP_INPLACE_SLOT_(nb_ixor, bitwise_xor_)
+TP_INPLACE_SLOT_(nb_ilshift, bitwise_left_shift_)
+TP_INPLACE_SLOT_(nb_irshift, bitwise_right_shift_)
 TP_INPLACE_SLOT_(nb_ipow_2, pow_)
 #undef TP_INPLACE_SLOT_
 PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject* mod) {
@@ -397,6 +409,8 @@ PyTypeObject* init_tensor_type(PyObject* module) {
       {Py_nb_and, reinterpret_cast<void*>(&nb_and)},
       {Py_nb_or, reinterpret_cast<void*>(&nb_or)},
       {Py_nb_xor, reinterpret_cast<void*>(&nb_xor)},
+      {Py_nb_lshift, reinterpret_cast<void*>(&nb_lshift)},
+      {Py_nb_rshift, reinterpret_cast<void*>(&nb_rshift)},
       {Py_nb_inplace_add, reinterpret_cast<void*>(&nb_iadd)},
       {Py_nb_inplace_subtract, reinterpret_cast<void*>(&nb_isub)},
       {Py_nb_inplace_multiply, reinterpret_cast<void*>(&nb_imul)},
@@ -407,6 +421,8 @@ PyTypeObject* init_tensor_type(PyObject* module) {
       {Py_nb_inplace_and, reinterpret_cast<void*>(&nb_iand)},
       {Py_nb_inplace_or, reinterpret_cast<void*>(&nb_ior)},
       {Py_nb_inplace_xor, reinterpret_cast<void*>(&nb_ixor)},
+      {Py_nb_inplace_lshift, reinterpret_cast<void*>(&nb_ilshift)},
+      {Py_nb_inplace_rshift, reinterpret_cast<void*>(&nb_irshift)},
       {Py_nb_negative, reinterpret_cast<void*>(&nb_neg)},
       {Py_nb_positive, reinterpret_cast<void*>(&nb_pos)},
       {Py_nb_absolute, reinterpret_cast<void*>(&nb_abs)},

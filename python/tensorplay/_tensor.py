@@ -12,12 +12,16 @@ Tensor = _C.Tensor
 
 
 # ---- pickling ---------------------------------------------------------------------------------
-# A pickle holds the values (a row-major byte copy, so any dtype works without NumPy, bfloat16
-# included), the dtype, the shape and requires_grad. Unlike torch, which pickles storages,
-# views do not keep their aliasing or strides through a pickle: each tensor comes back
-# contiguous with its own memory.
-def _rebuild_tensor(cls, data, dtype, size, requires_grad, state=None):
-    t = _C._tensor_from_bytes(data, dtype, size, None if cls is Tensor else cls)
+# A pickle holds the tensor's whole storage as bytes (so any dtype works without NumPy, bfloat16
+# included), its geometry (size, stride, storage offset), dtype and requires_grad, as torch's
+# pickles do: a view comes back with its strides and offset over its own copy of the storage.
+# As in torch each tensor pickles its own storage, so tensors sharing memory do not share it
+# after a round trip (copy.deepcopy keeps the sharing). Pickles without a stride (older ones)
+# hold the values row-major.
+def _rebuild_tensor(cls, data, dtype, size, requires_grad, state=None, stride=None,
+                    storage_offset=0):
+    t = _C._tensor_from_bytes(data, dtype, size, None if cls is Tensor else cls, stride,
+                              storage_offset)
     if requires_grad:
         t.requires_grad_(True)
     if state:
@@ -30,8 +34,8 @@ def _reduce_ex(self, protocol):
     state = getattr(self, "__dict__", None) or None
     return (
         _rebuild_tensor,
-        (type(self), _C._tensor_to_bytes(self), self.dtype, tuple(self.shape), self.requires_grad,
-         state),
+        (type(self), _C._storage_to_bytes(self), self.dtype, tuple(self.shape), self.requires_grad,
+         state, self.stride(), self.storage_offset()),
     )
 
 

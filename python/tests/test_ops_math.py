@@ -71,7 +71,7 @@ BINARY = ("add sub subtract mul multiply div divide true_divide floor_divide rem
           "atan2 arctan2 maximum minimum bitwise_and bitwise_or bitwise_xor logical_and logical_or "
           "logical_xor eq ne lt le gt ge not_equal less less_equal greater greater_equal").split()
 OTHERS = ("rsub lerp clamp clip clamp_min clamp_max isnan isinf isfinite isposinf isneginf "
-          "where masked_fill isclose allclose equal sum mean prod max min amax amin argmax argmin "
+          "where masked_fill index_fill fill isclose allclose equal sum mean prod max min amax amin argmax argmin "
           "var std var_mean std_mean norm all any logsumexp cumsum cumprod softmax log_softmax "
           "sort argsort msort topk sum_to_size mm bmm mv dot outer ger matmul addmm addmv addbmm "
           "baddbmm").split()
@@ -280,6 +280,30 @@ class MathOpsTest(unittest.TestCase):
             self.check("masked_fill", a, cond, value)
             self.check_inplace("masked_fill_", a, cond, value)
         self.check("masked_fill", a, cond, P([1.0, 2.0]))  # a 1-d value is an error in both
+
+    def test_index_fill_fill(self):
+        a = P(F)
+        for dim, index in ((0, P([1], "int64")), (1, P([0, 2, 0], "int64")), (-1, P(2, "int64")),
+                           (0, P([], "int64"))):
+            for value in (-1.0, P(5.0), 7, P(2, "int64")):
+                self.check("index_fill", a, dim, index, value)
+                self.check_inplace("index_fill_", a, dim, index, value)
+        self.check("index_fill", P(F, transpose=True), 0, P([2], "int64"), 3.5)
+        self.check("index_fill", P(I, "int64"), 1, P([1], "int64"), 2.5)
+        self.check_inplace("index_fill_", P(F, "float64"), 1, P([-3], "int64"), P(1.0))
+        # errors in both: value rank, index dtype and rank, dim, bounds, value conversion
+        for args in ((0, P([1], "int64"), P([1.0, 2.0])), (0, P([1.0]), 1),
+                     (0, P([1], "int32"), 1), (0, P([[1]], "int64"), 1), (2, P([1], "int64"), 1),
+                     (0, P([2], "int64"), 1), (1, P([-4], "int64"), 1)):
+            self.check("index_fill", a, *args)
+            self.check_inplace("index_fill_", a, *args)
+        self.check("index_fill", P(I, "uint8"), 0, P([0], "int64"), 300)
+        # fill_ with a 0-d tensor, tp.fill / tp.fill_
+        for value in (P(2.5), P(3, "int64"), P(True, "bool"), 4, P([1.0])):
+            self.check_inplace("fill_", a, value)
+            self.check("fill", a, value, method=False)
+            self.check("fill_", a.clone(), value, method=False)
+        self.check("fill", P(F, transpose=True), P(2.5), method=False)
 
     def test_isclose_allclose_equal(self):
         a = P([[1.0, math.nan, 3.0], [1e-9, 100.0, -2.0]])

@@ -413,3 +413,78 @@ TEST_CASE("comparison and bitwise ops accept inputs that require grad", "[autogr
   // An integer result of a float op has no history either.
   CHECK_FALSE(x.floor().to(kLong).requires_grad());
 }
+
+TEST_CASE("fill and index_fill: node names, gradients to self and to a 0-d value", "[autograd]") {
+  manual_seed(3);
+  const auto name = [](const Tensor& t) { return t.grad_fn() ? t.grad_fn()->name() : "None"; };
+  const Tensor idx = tensor({0, 2, 0});  // a repeated index
+  const std::vector<std::pair<const char*, Fn>> cases = {
+      {"IndexFillBackward0", [&](const auto& v) { return v[0].index_fill(1, idx, 1.5); }},
+      {"IndexFillBackward0", [&](const auto& v) { return v[0].clone().index_fill_(0, idx, -1); }},
+      {"IndexFillBackward1", [&](const auto& v) { return v[0].index_fill(1, idx, v[1].sum()); }},
+      {"IndexFillBackward1",
+       [&](const auto& v) { return index_fill(v[0], -1, idx.select(0, 1), v[1].sum()); }},
+      {"IndexFillBackward1",
+       [&](const auto& v) { return v[0].clone().index_fill_(0, idx, v[1].sum()); }},
+      {"FillBackward3", [](const auto& v) { return v[0].clone().fill_(v[1].sum()); }},
+      {"FillBackward0", [](const auto& v) { return fill(v[0], 2.5); }},
+      {"FillBackward1", [](const auto& v) { return fill(v[0], v[1].sum()); }},
+  };
+  for (const auto& [node, fn] : cases) {
+    INFO(node);
+    const bool takes_value = std::string(node) != "IndexFillBackward0" &&
+                             std::string(node) != "FillBackward0";
+    // Squared, so that the first derivative still depends on the inputs: the second derivative
+    // then runs through the node's formula applied to a gradient that requires grad.
+    const Fn squared = [fn = fn](const std::vector<Tensor>& v) { return fn(v).pow(2); };
+    for (bool transposed : {false, true}) {
+      Tensor a = input({3, 4}, -2, 2, transposed);
+      Tensor b = input({2}, -2, 2);
+      CHECK(name(fn({a, b})) == node);
+      CHECK(gradcheck(fn, {a, b}));
+      CHECK(gradcheck(fn, {a, b.detach()}));
+      if (takes_value) CHECK(gradcheck(fn, {a.detach(), b}));
+      // fill's gradient to self is a constant zero: only the value has a second derivative.
+      if (std::string(node).rfind("Fill", 0) != 0) {
+        CHECK(gradcheck(first_derivative(squared), {a, b}));
+      }
+      if (takes_value) {
+        const Fn d_value = [squared](const std::vector<Tensor>& v) {
+          AutoGradMode on(true);
+          return autograd::grad({squared(v).sum()}, {v[1]}, {}, true, /*create_graph=*/true)[0];
+        };
+        CHECK(gradcheck(d_value, {a, b}));
+      }
+    }
+  }
+  // The values: self loses the filled positions; the value collects their gradient, each
+  // position once however often the index names it (torch 1.13: 44 below).
+  Tensor x = arange(12, dtype(kDouble)).view({3, 4}).detach().requires_grad_();
+  Tensor v = tensor(5.0, dtype(kDouble).requires_grad(true));
+  const Tensor w = arange(12, dtype(kDouble)).view({3, 4});
+  auto g = autograd::grad({x.index_fill(0, idx, v).mul(w).sum()}, {x, v});
+  CHECK(values(g[0]) == std::vector<double>{0, 0, 0, 0, 4, 5, 6, 7, 0, 0, 0, 0});
+  CHECK(values(g[1]) == std::vector<double>{44});
+  // fill_ through a view of a non-leaf: CopySlices on the base, the value gets the view's part.
+  Tensor y = x.clone();
+  y.slice(0, 1).fill_(v);
+  CHECK(name(y) == "CopySlices");
+  g = autograd::grad({y.mul(w).sum()}, {x, v});
+  CHECK(values(g[0]) == std::vector<double>{0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0});
+  CHECK(values(g[1]) == std::vector<double>{4 + 5 + 6 + 7 + 8 + 9 + 10 + 11});
+  // A value that requires grad makes a plain self record too (edges: none, value).
+  Tensor p = zeros({3}, dtype(kDouble));
+  p.fill_(v);
+  CHECK(name(p) == "FillBackward3");
+  CHECK(values(autograd::grad({p.sum()}, {v})[0]) == std::vector<double>{3});
+  CHECK(name(fill(zeros({2}, dtype(kDouble)), v)) == "FillBackward1");
+  // The leaf rule comes before fill_'s own check of the value, as in PyTorch.
+  CHECK_THROWS_WITH(x.fill_(tensor({1.0, 2.0})),
+                    "a leaf Variable that requires grad is being used in an in-place operation.");
+  CHECK_THROWS_WITH(x.index_fill_(0, idx, 1.0),
+                    "a leaf Variable that requires grad is being used in an in-place operation.");
+  CHECK_THROWS_WITH(x.index_fill_(0, idx.to(kFloat), tensor({1.0, 2.0})),
+                    "a leaf Variable that requires grad is being used in an in-place operation.");
+  CHECK_THROWS_WITH(x.masked_fill_(x.gt(0), tensor({1.0, 2.0})),
+                    "a leaf Variable that requires grad is being used in an in-place operation.");
+}

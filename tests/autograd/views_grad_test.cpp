@@ -25,8 +25,8 @@ std::string name_of(const Tensor& t) { return t.grad_fn() ? t.grad_fn()->name() 
 Tensor dbl(std::vector<double> v, IntArrayRef shape) { return tensor(v, kDouble).reshape(shape); }
 Tensor lng(std::vector<int64_t> v) { return tensor(v, kLong); }
 
-// a = [[0, .1, .2], [.3, .4, .5]], a leaf that requires grad.
-Tensor leaf23() { return arange(6, kDouble).div(10).reshape({2, 3}).requires_grad_(); }
+// a = [[0, .1, .2], [.3, .4, .5]], a leaf that requires grad (not a view: cloned after reshape).
+Tensor leaf23() { return arange(6, kDouble).div(10).reshape({2, 3}).clone().requires_grad_(); }
 
 bool close(const Tensor& a, const Tensor& b) {
   return a.defined() && a.sizes() == b.sizes() && a.allclose(b, 1e-6, 1e-9);
@@ -284,11 +284,13 @@ TEST_CASE("view ops record PyTorch's node names", "[autograd]") {
   CHECK(s.flatten().is_same(s));
   // A dtype view is not differentiable (PyTorch: no grad_fn, requires_grad false).
   CHECK_FALSE(a.view(kLong).requires_grad());
-  // Views of tensors that do not require grad, and views under no_grad, have no history.
+  // Views of tensors that do not require grad, and views under no_grad, have no history; the
+  // latter still require grad through their base (PyTorch's DifferentiableViewMeta).
   CHECK_FALSE(randn({3}).select(0, 1).requires_grad());
   {
     NoGradGuard no_grad;
-    CHECK_FALSE(a.select(0, 1).requires_grad());
+    CHECK(a.select(0, 1).requires_grad());
+    CHECK(a.select(0, 1).grad_fn() == nullptr);
     CHECK(a.clone().grad_fn() == nullptr);
   }
   // as_strided reaching past its input (here a row of `a`): elements outside the input get no
@@ -490,9 +492,9 @@ TEST_CASE("detach and detach_ under autograd", "[autograd]") {
   CHECK(close(w.grad(), ones({2}, kDouble)));
   // Views refuse, whether or not they require grad.
   Tensor v = x.select(0, 0);
-  CHECK_THROWS_WITH(v.detach_(), "Can't detach views in-place. Use detach() instead.");
+  CHECK_THROWS_WITH(v.detach_(), Catch::StartsWith("Can't detach views in-place. Use detach() instead. If you are using"));
   Tensor u = zeros({3}).select(0, 0);
-  CHECK_THROWS_WITH(u.detach_(), "Can't detach views in-place. Use detach() instead.");
+  CHECK_THROWS_WITH(u.detach_(), Catch::StartsWith("Can't detach views in-place. Use detach() instead. If you are using"));
 }
 
 TEST_CASE("gradients of view gradients (create_graph)", "[autograd]") {
@@ -537,4 +539,213 @@ TEST_CASE("as_strided of an input whose elements overlap refuses to differentiat
   Tensor z = e.contiguous().as_strided({2}, {1}, 0);
   z.sum().backward();
   CHECK(x.grad().sum().item<double>() == 2.0);
+}
+
+// Every view knows its base, whether or not anything requires grad (PyTorch's views): an in-place
+// op with a grad-requiring operand through a view of a plain tensor gives the base the history.
+// Each expectation below was checked against torch 1.13.
+TEST_CASE("autograd through views of tensors that do not require grad", "[autograd]") {
+  const auto rg = TensorOptions().dtype(kDouble).requires_grad(true);
+  SECTION("x[0] = y * 2 (index_put_) and narrow().mul_(b) give the base CopySlices") {
+    const Tensor x = zeros({3}, kDouble);
+    const Tensor y = full({}, 1.5, rg);
+    x.index_put_({0}, y * 2);
+    CHECK(x.requires_grad());
+    CHECK(name_of(x) == "CopySlices");
+    x.mul(dbl({2, 3, 4}, {3})).sum().backward();
+    CHECK(close(y.grad(), full({}, 4.0, kDouble)));
+
+    const Tensor a = tensor({1.0, 2.0, 3.0}, kDouble);  // not a view (dbl() reshapes)
+    const Tensor b = full({1}, 5.0, rg);
+    a.narrow(0, 1, 1).mul_(b);
+    CHECK(name_of(a) == "CopySlices");
+    CHECK(close(a.detach(), dbl({1, 10, 3}, {3})));
+    a.sum().backward();
+    CHECK(close(b.grad(), dbl({2}, {1})));
+  }
+  SECTION("a view taken before its base joined the graph follows it") {
+    const Tensor x = zeros({3}, kDouble);
+    const Tensor v = x.select(0, 1);
+    CHECK_FALSE(v.requires_grad());
+    CHECK(v.grad_fn() == nullptr);
+    const Tensor r = ones({3}, rg);
+    x.add_(r);
+    CHECK(name_of(x) == "AddBackward0");
+    CHECK(v.requires_grad());
+    CHECK(name_of(v) == "AsStridedBackward0");
+    CHECK_FALSE(v.is_leaf());
+    v.mul(3).backward();
+    CHECK(close(r.grad(), dbl({0, 3, 0}, {3})));
+  }
+  SECTION("a view taken before its base became a leaf that requires grad") {
+    const Tensor x = zeros({3}, kDouble);
+    const Tensor v = x[0];
+    x.requires_grad_();
+    CHECK(v.requires_grad());  // through its base
+    CHECK(v.grad_fn() == nullptr);
+    CHECK(v.is_leaf());
+    CHECK_THROWS_WITH(v.mul_(2), kViewOfLeafMsg);
+  }
+  SECTION("views made in no-grad or inference mode cannot be modified in place with grad") {
+    const char* no_grad_msg =
+        "A view was created in no_grad mode and is being modified inplace with grad mode "
+        "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
+        "can clarify your code by moving both the view and the inplace either both inside the "
+        "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+        "want the inplace to be tracked).";
+    const Tensor x = leaf23().clone();
+    Tensor v;
+    {
+      NoGradGuard no_grad;
+      v = x.slice(1, 0, 2);
+    }
+    CHECK(v.requires_grad());
+    CHECK(v.grad_fn() == nullptr);
+    CHECK_THROWS_WITH(v.mul_(2), no_grad_msg);
+    // The same refusal when only the other operand requires grad.
+    const Tensor plain = zeros({3}, kDouble);
+    Tensor pv;
+    {
+      NoGradGuard no_grad;
+      pv = plain.narrow(0, 0, 2);
+    }
+    CHECK_THROWS_WITH(pv.mul_(ones({2}, rg)), no_grad_msg);
+    CHECK_NOTHROW(pv.mul_(2));  // nothing records: allowed
+    {
+      NoGradGuard no_grad;
+      CHECK_NOTHROW(v.mul_(2));  // both inside the block: allowed
+    }
+    // Reading grad_fn once the base was modified in place with grad.
+    const Tensor y = leaf23().clone();
+    Tensor w;
+    {
+      NoGradGuard no_grad;
+      w = y[0];
+    }
+    y.mul_(2);
+    CHECK_THROWS_WITH(w.grad_fn(),
+                      "A view was created in no_grad mode and its base or another view of its "
+                      "base has been modified inplace with grad mode enabled. Given that this use "
+                      "case is ambiguous and error-prone, it is forbidden. You can clarify your "
+                      "code by moving both the view and the inplace either both inside the "
+                      "no_grad block (if you don't want the inplace to be tracked) or both "
+                      "outside (if you want the inplace to be tracked).");
+
+    const Tensor z = leaf23().clone();
+    Tensor iv;
+    {
+      InferenceMode guard;
+      iv = z.slice(1, 0, 2);
+    }
+    CHECK_FALSE(iv.is_inference());
+    CHECK(iv.is_view());
+    CHECK_THROWS_WITH(
+        iv.mul_(2),
+        "A view was created in inference mode and is being modified inplace in normal mode. "
+        "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+        "your code by moving both the view and the inplace either both inside the inference_mode "
+        "block (if you don't want the inplace to be tracked) or both outside (if you want the "
+        "inplace to be tracked).");
+    z.mul_(2);
+    CHECK_THROWS_WITH(iv.grad_fn(),
+                      "A view was created in inference mode and its base or another view of its "
+                      "base has been modified inplace in normal mode. Given that this use case is "
+                      "ambiguous and error-prone, it is forbidden. You can clarify your code by "
+                      "moving both the view and the inplace either both inside the "
+                      "inference_mode block (if you don't want the inplace to be tracked) or both "
+                      "outside (if you want the inplace to be tracked).");
+    // Views of inference tensors are plain aliases.
+    Tensor inf, inf_view;
+    {
+      InferenceMode guard;
+      inf = ones({3});
+      inf_view = inf[0];
+    }
+    CHECK_FALSE(inf_view.is_view());
+    CHECK_FALSE(inf_view._base().defined());
+  }
+  SECTION("outputs of split, chunk and unbind refuse in-place writes that record") {
+    const char* tail =
+        " is a view and is being modified inplace. This view is the output of a function that "
+        "returns multiple views. Such functions do not allow the output views to be modified "
+        "inplace. You should replace the inplace operation by an out-of-place one.";
+    const Tensor x = leaf23().clone();
+    CHECK_THROWS_WITH(x.unbind()[0].mul_(2), std::string("Output 0 of UnbindBackward0") + tail);
+    CHECK_THROWS_WITH(x.split(1)[1].add_(1), std::string("Output 1 of SplitBackward0") + tail);
+    CHECK_THROWS_WITH(x.chunk(2)[0].zero_(), std::string("Output 0 of SplitBackward0") + tail);
+    CHECK_THROWS_WITH(x.split_with_sizes({1, 2}, 1)[1].exp_(),
+                      std::string("Output 1 of SplitWithSizesBackward0") + tail);
+    // A plain tensor's pieces take in-place writes unless one records.
+    const Tensor p = ones({2, 3}, kDouble);
+    const std::vector<Tensor> pieces = p.unbind();
+    pieces[0].mul_(2);
+    CHECK(close(p, dbl({2, 2, 2, 1, 1, 1}, {2, 3})));
+    CHECK_THROWS_WITH(
+        pieces[1].mul_(ones({3}, rg)),
+        "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+        "This view is the output of a function that returns multiple views. Such functions do not "
+        "allow the output views to be modified inplace. You should replace the inplace operation "
+        "by an out-of-place one.");
+    {
+      NoGradGuard no_grad;  // made in no-grad mode: ordinary no-grad views
+      const std::vector<Tensor> q = x.unbind();
+      CHECK(q[0].unsafeGetTensorImpl()->creation_meta() == CreationMeta::NO_GRAD_MODE);
+    }
+  }
+  SECTION("_base() is the root for every view, with or without grad") {
+    const Tensor x = ones({2, 3});
+    CHECK(x[0].slice(0, 1)._base().is_same(x));
+    CHECK(x.t().unsqueeze(0).select(0, 0)._base().is_same(x));
+    CHECK(x.unbind()[1]._base().is_same(x));
+    CHECK(x[0].is_view());
+    CHECK_FALSE(x._base().defined());
+    const Tensor l = ones({2, 3}, kLong);
+    CHECK(l[0]._base().is_same(l));
+    CHECK_FALSE(l.detach().is_view());
+    CHECK_FALSE(x.view(kInt).is_view());
+    const Tensor g = leaf23();
+    CHECK(g.t().clone()._base().defined() == false);
+  }
+}
+
+TEST_CASE("AccumulateGrad gives .grad the leaf's layout", "[autograd]") {
+  // PyTorch's layout contract: a non-overlapping, dense leaf gets a gradient with its strides.
+  const Tensor t = arange(6, kDouble).reshape({2, 3}).t().requires_grad_();  // strides [1, 3]
+  t.mul(2).sum().backward();
+  CHECK(t.grad().strides() == IntArrayRef({1, 3}));
+  CHECK(close(t.grad(), full({3, 2}, 2.0, kDouble)));
+  // A row-major gradient into a transposed leaf (matmul's) is restrided, not stolen as is.
+  const Tensor w = arange(6, kDouble).reshape({3, 2}).t().requires_grad_();  // [2, 3], [1, 2]
+  ones({4, 2}, kDouble).mm(w).sum().backward();
+  CHECK(w.grad().strides() == IntArrayRef({1, 2}));
+  CHECK(close(w.grad(), full({2, 3}, 4.0, kDouble)));
+  // channels-last leaves keep channels-last gradients.
+  const Tensor c = ones({2, 3, 4, 5}, kDouble).contiguous(MemoryFormat::ChannelsLast).requires_grad_();
+  c.sum().backward();
+  CHECK(c.grad().is_contiguous(MemoryFormat::ChannelsLast));
+  // A leaf that overlaps itself (expanded) gets a contiguous gradient.
+  const Tensor e = ones({3}, kDouble).expand({2, 3}).requires_grad_();
+  e.sum().backward();
+  CHECK(e.grad().is_contiguous());
+}
+
+TEST_CASE("retain_grad follows a tensor to its new node after an in-place op", "[autograd]") {
+  // PyTorch 1.13: .grad of a retaining tensor is the gradient of its newest value.
+  const Tensor a = ones({3}, kDouble).requires_grad_();
+  const Tensor x = a.mul(1.0);
+  x.retain_grad();
+  x.masked_fill_(tensor({false, false, true}), 3.5);
+  x.sum().backward();
+  CHECK(close(x.grad(), ones({3}, kDouble)));
+  CHECK(close(a.grad(), dbl({1, 1, 0}, {3})));
+  // Through a view: the view's regenerated node keeps retaining.
+  const Tensor b = ones({2, 3}, kDouble).requires_grad_();
+  const Tensor y = b.mul(2.0);
+  const Tensor row = y[0];
+  row.retain_grad();
+  y.mul_(3);
+  row.mul(2).sum().backward();
+  CHECK(name_of(row) == "AsStridedBackward0");
+  CHECK(close(row.grad(), full({3}, 2.0, kDouble)));
+  CHECK(close(b.grad(), dbl({12, 12, 12, 0, 0, 0}, {2, 3})));
 }

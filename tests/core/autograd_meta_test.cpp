@@ -39,7 +39,7 @@ TEST_CASE("requires_grad_ marks floating-point leaves", "[core][autograd_meta]")
   plain.requires_grad_(false);  // no metadata needed to say no
   CHECK(plain.unsafeGetTensorImpl()->autograd_meta() == nullptr);
   CHECK_THROWS_WITH(ones({2}, kLong).requires_grad_(),
-                    "only Tensors of floating point dtype can require gradients");
+                    "Only Tensors of floating point and complex dtype can require gradients");
   CHECK_NOTHROW(ones({2}, kLong).requires_grad_(false));
   // detach() and TensorImpl copies start without history (the spec's copy constructor).
   CHECK_FALSE(t.requires_grad_().detach().requires_grad());

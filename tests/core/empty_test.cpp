@@ -110,3 +110,60 @@ TEST_CASE("from_blob with a deleter runs it once, when the last alias dies",
                     Catch::Contains("Negative strides"));
   CHECK(calls == 1);
 }
+
+// Two cases per entry point: sizes whose product overflows int64 (kHuge), and sizes whose numel
+// fits but whose float64 byte count does not (kBig: 2^61 elements, 2^64 bytes). `empty` is
+// qualified where its argument is a std::vector, or ADL finds std::empty.
+namespace {
+constexpr int64_t k29 = int64_t{1} << 29, k32 = int64_t{1} << 32;
+const std::vector<int64_t> kBig{2, 4, k29, k29};
+const std::vector<int64_t> kHuge{k32, k32};
+const char* const kBigMsg =
+    "Storage size calculation overflowed with sizes=[2, 4, 536870912, 536870912]";
+const char* const kBigStridedMsg =
+    "Storage size calculation overflowed with sizes=[2, 4, 536870912, 536870912] and "
+    "strides=[1152921504606846976, 288230376151711744, 536870912, 1]";
+const char* const kNumelMsg = "numel: integer multiplication overflow";
+}  // namespace
+
+TEST_CASE("empty and empty_strided refuse element and byte counts beyond int64", "[core][empty]") {
+  CHECK_THROWS_MATCHES(tensorplay::empty(kHuge), Error,
+                       Catch::Message("Storage size calculation overflowed with "
+                                      "sizes=[4294967296, 4294967296]"));
+  CHECK_THROWS_MATCHES(tensorplay::empty(kBig, kDouble), Error, Catch::Message(kBigMsg));
+  CHECK_THROWS_MATCHES(tensorplay::empty(kBig, {}, MemoryFormat::ChannelsLast), Error,
+                       Catch::Message("Storage size calculation overflowed with "
+                                      "sizes=[2, 4, 536870912, 536870912]"));
+  // PyTorch's sticky rule: a 0 before the overflow makes an empty tensor, after it does not.
+  CHECK(empty({0, k32, k32}).numel() == 0);
+  CHECK_THROWS_MATCHES(empty({k32, k32, 0}), Error,
+                       Catch::Message("Storage size calculation overflowed with "
+                                      "sizes=[4294967296, 4294967296, 0]"));
+
+  // Stride-0 dims reach one element however many they repeat: only numel can overflow.
+  CHECK_THROWS_MATCHES(empty_strided(kHuge, {0, 0}), Error, Catch::Message(kNumelMsg));
+  CHECK(empty_strided(kBig, {0, 0, 0, 0}, kDouble).numel() == int64_t{1} << 61);
+  CHECK_THROWS_MATCHES(empty_strided(kBig, {int64_t{1} << 60, int64_t{1} << 58, k29, 1}, kDouble),
+                       Error, Catch::Message(kBigStridedMsg));
+}
+
+TEST_CASE("from_blob refuses element and byte counts beyond int64", "[core][from_blob]") {
+  double blob[1] = {0};
+  CHECK_THROWS_MATCHES(from_blob(blob, kHuge, kDouble), Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(from_blob(blob, kHuge, {0, 0}, kDouble), Error, Catch::Message(kNumelMsg));
+  // PyTorch's from_blob multiplies unchecked here and wraps to a 0-byte storage.
+  CHECK_THROWS_MATCHES(from_blob(blob, kBig, kDouble), Error, Catch::Message(kBigStridedMsg));
+  CHECK(from_blob(blob, kBig, {0, 0, 0, 0}, kDouble).numel() == int64_t{1} << 61);
+  // Refused before the blob is adopted: the deleter never runs.
+  int calls = 0;
+  CHECK_THROWS_MATCHES(from_blob(
+                           blob, kHuge, [&](void*) { ++calls; }, kDouble),
+                       Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(from_blob(
+                           blob, kHuge, {0, 0}, [&](void*) { ++calls; }, kDouble),
+                       Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(from_blob(
+                           blob, kBig, [&](void*) { ++calls; }, kDouble),
+                       Error, Catch::Message(kBigStridedMsg));
+  CHECK(calls == 0);
+}

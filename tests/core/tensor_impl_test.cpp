@@ -100,7 +100,9 @@ TEST_CASE("the copy constructor shares data and version, drops autograd history"
   a->set_quantizer(std::make_shared<FakeQuantizer>());
   a->set_sparse_state(std::make_shared<FakeSparse>());
   a->set_transform_value(make_impl({1}, {1}));
-  a->set_is_view(true);
+  auto root = make_impl({2, 3}, {3, 1});
+  a->set_view_of(*root, CreationMeta::NO_GRAD_MODE);
+  REQUIRE(a->is_view());
   REQUIRE(a->requires_grad());
 
   auto b = make_intrusive<TensorImpl>(*a);  // TensorImpl b = a
@@ -114,6 +116,7 @@ TEST_CASE("the copy constructor shares data and version, drops autograd history"
   CHECK(b->sparse_state() == a->sparse_state());
   CHECK(b->transform_value() == a->transform_value());
   CHECK(b->autograd_meta() == nullptr);  // no history
+  CHECK_FALSE(b->is_view());             // nor where it came from
   CHECK_FALSE(b->requires_grad());
   CHECK(b.use_count() == 1);  // the reference count is the object's own, not copied
 
@@ -126,6 +129,57 @@ TEST_CASE("the copy constructor shares data and version, drops autograd history"
   auto c = a->shallow_copy_and_detach();
   CHECK(c->storage().is_alias_of(a->storage()));
   CHECK(c->autograd_meta() == nullptr);
+}
+
+TEST_CASE("a view records its root base and the mode it was made in", "[core][tensor_impl]") {
+  auto root = make_impl({4}, {1});
+  auto v = make_impl({2}, {1});
+  v->share_version_counter(*root);
+  root->bump_version();
+  v->set_view_of(*root, CreationMeta::DEFAULT);
+  CHECK(v->view_base().get() == root.get());
+  CHECK(v->view_version() == 1);
+  // A view of a view points at the root; a non-default mode sticks along the chain, and an
+  // inference-mode one wins over anything later (c10's propagate_creation_meta).
+  auto w = make_impl({1}, {1});
+  w->share_version_counter(*v);
+  v->set_creation_meta(CreationMeta::NO_GRAD_MODE);
+  w->set_view_of(*v, CreationMeta::DEFAULT);
+  CHECK(w->view_base().get() == root.get());
+  CHECK(w->creation_meta() == CreationMeta::NO_GRAD_MODE);
+  w->set_view_of(*v, CreationMeta::MULTI_OUTPUT_NODE);
+  CHECK(w->creation_meta() == CreationMeta::MULTI_OUTPUT_NODE);
+  v->set_creation_meta(CreationMeta::INFERENCE_MODE);
+  w->set_view_of(*v, CreationMeta::MULTI_OUTPUT_NODE);
+  CHECK(w->creation_meta() == CreationMeta::INFERENCE_MODE);
+}
+
+TEST_CASE("release_resources drops what the impl holds when the last strong reference goes",
+          "[core][tensor_impl]") {
+  // c10's contract: a weak reference keeps the TensorImpl's memory, not its bytes or history.
+  auto root = make_impl({4}, {1});
+  auto a = make_impl({4}, {1});
+  const Storage storage = a->storage();
+  a->set_autograd_meta(std::make_shared<FakeAutogradMeta>());
+  a->set_quantizer(std::make_shared<FakeQuantizer>());
+  a->set_sparse_state(std::make_shared<FakeSparse>());
+  a->set_transform_value(make_impl({1}, {1}));
+  a->set_view_of(*root, CreationMeta::DEFAULT);
+  std::weak_ptr<Quantizer> quantizer = a->quantizer();
+  std::weak_ptr<SparseState> sparse = a->sparse_state();
+  std::weak_ptr<AutogradMetaInterface> meta = a->autograd_meta();
+  const weak_intrusive_ptr<TensorImpl> transform(a->transform_value());
+  REQUIRE(storage.use_count() == 2);
+  REQUIRE(root.use_count() == 2);
+  const weak_intrusive_ptr<TensorImpl> weak(a);
+  a.reset();
+  CHECK(weak.use_count() == 0);
+  CHECK(storage.use_count() == 1);  // the bytes are back with their other owner alone
+  CHECK(root.use_count() == 1);     // the base is no longer held
+  CHECK(quantizer.expired());
+  CHECK(sparse.expired());
+  CHECK(meta.expired());
+  CHECK(transform.expired());
 }
 
 TEST_CASE("share_version_counter makes two impls one family", "[core][tensor_impl]") {

@@ -405,6 +405,42 @@ TEST_CASE("binary: bitwise ops on integers and bools", "[ops][binary]") {
   CHECK(values(out) == V{-1, 0});
 }
 
+TEST_CASE("binary: shifts on integers (libtorch's bitwise_left_shift / __lshift__)",
+          "[ops][binary]") {
+  // Values checked against torch 1.13 for counts inside the type's width.
+  const Tensor x = vec({1, -8, 3, 100}, kLong);
+  CHECK(values(bitwise_left_shift(x, 1)) == V{2, -16, 6, 200});
+  CHECK(values(x.bitwise_right_shift(1)) == V{0, -4, 1, 50});
+  CHECK(values(x.__lshift__(vec({1, 2, 3, 4}, kLong))) == V{2, -32, 24, 1600});
+  CHECK(values(bitwise_left_shift(2, vec({1, 2}, kLong))) == V{4, 8});
+  const Tensor i8 = vec({1, -8, 64, 127}, kChar);
+  CHECK(values(i8.__lshift__(1)) == V{2, -16, -128, -2});  // wraps in the type
+  CHECK(values(i8.__rshift__(7)) == V{0, -1, 0, 0});
+  CHECK(values(vec({1, 200}, kByte).__lshift__(1)) == V{2, 144});
+  CHECK(values(vec({1, 200}, kByte).__rshift__(1)) == V{0, 100});
+  CHECK(i8.__lshift__(vec({1, 2, 3, 4}, kLong)).dtype() == kLong);  // promotes
+  // Counts outside the width: PyTorch 2's definition (1.13 wraps them modulo the hardware's).
+  CHECK(values(x.__lshift__(64)) == V{0, 0, 0, 0});
+  CHECK(values(x.__lshift__(-1)) == V{0, 0, 0, 0});
+  CHECK(values(x.__rshift__(64)) == V{0, -1, 0, 0});
+  CHECK(values(i8.__rshift__(-3)) == V{0, -1, 0, 0});
+  CHECK(values(vec({200}, kByte).__rshift__(9)) == V{0});
+  // In place, out=, and the dtypes without a kernel.
+  Tensor t = vec({5, -6}, kInt);
+  t.__ilshift__(2);
+  t.bitwise_right_shift_(vec({1, 1}, kInt));
+  CHECK(values(t) == V{10, -12});
+  CHECK(t._version() == 2);
+  Tensor out = empty({2}, dtype(kInt));
+  bitwise_left_shift_out(out, vec({3, 5}, kInt), 1);
+  CHECK(values(out) == V{6, 10});
+  CHECK_THROWS_WITH(vec({1.5}, kFloat).__lshift__(1), "\"lshift_cpu\" not implemented for 'Float'");
+  CHECK_THROWS_WITH(vec({1}, kBool).__rshift__(true), "\"rshift_cpu\" not implemented for 'Bool'");
+  CHECK_THROWS_WITH(x.__lshift__(1.5), "\"lshift_cpu\" not implemented for 'Float'");
+  CHECK_THROWS_WITH(t.__ilshift__(1.5),
+                    "result type Float can't be cast to the desired output type Int");
+}
+
 // ==== clamp ====================================================================================
 
 TEST_CASE("binary: clamp with scalar bounds", "[ops][binary]") {
@@ -857,6 +893,22 @@ TEST_CASE("binary: in-place ops write self, bump its version, never broadcast it
   CHECK(values(fd) == V{3, -4});
   fd.multiply_(2).subtract_(vec({1, 1}), 2);
   CHECK(values(fd) == V{4, -10});
+}
+
+TEST_CASE("binary: result strides as PyTorch gives them", "[ops][binary]") {
+  // A C++ number is a 0-d operand of PyTorch's iterator: the result follows the input's dimension
+  // order, which differs from contiguous only for empty inputs and odd size-1 strides.
+  const Tensor et = zeros({3, 0, 2}).permute({2, 1, 0});  // [2, 0, 3], strides [1, 2, 2]
+  CHECK((et + 1).strides() == IntArrayRef({1, 2, 0}));
+  CHECK((et * 2.5).strides() == IntArrayRef({1, 2, 0}));
+  CHECK((et + et).strides() == IntArrayRef({3, 3, 1}));  // same shapes, "contiguous"
+  CHECK((et + zeros({3})).strides() == IntArrayRef({1, 2, 0}));
+  CHECK((zeros({2, 0, 3}) + 1).strides() == IntArrayRef({3, 3, 1}));
+  const Tensor x = make({3}, {1, 2, 3}).as_strided({3, 1}, {1, 7});  // contiguous, odd stride
+  const Tensor y = x + 1;
+  CHECK(y.strides() == IntArrayRef({1, 3}));
+  CHECK(values(y) == V{2, 3, 4});
+  CHECK((x + x).strides() == IntArrayRef({1, 1}));
 }
 
 TEST_CASE("binary: in-place errors", "[ops][binary]") {

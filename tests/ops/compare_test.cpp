@@ -379,6 +379,24 @@ TEST_CASE("compare: where selects, broadcasts three ways and promotes", "[ops][c
                     Catch::Contains("must match the size of tensor b"));
 }
 
+TEST_CASE("compare: empty results have PyTorch's strides", "[ops][compare]") {
+  // torch.zeros(3, 0, 2).permute(2, 1, 0): sizes [2, 0, 3], strides [1, 2, 2].
+  const Tensor et = zeros({3, 0, 2}).permute({2, 1, 0});
+  const Tensor gt = et > 0;  // through the iterator with a 0-d operand
+  CHECK(gt.sizes() == IntArrayRef({2, 0, 3}));
+  CHECK(gt.strides() == IntArrayRef({1, 2, 0}));
+  CHECK((et == et).strides() == IntArrayRef({3, 3, 1}));  // same shapes, "contiguous": contiguous
+  CHECK(where(gt, et, et).strides() == IntArrayRef({3, 3, 1}));  // all the same shape
+  CHECK(where(gt, et, 1.0).strides() == IntArrayRef({1, 2, 0}));
+  CHECK(where(zeros({3}, kBool), et, et).strides() == IntArrayRef({1, 2, 0}));
+  CHECK(where(et == et, et, et).strides() == IntArrayRef({3, 3, 1}));
+  const Tensor t = zeros({4, 0}).t();  // [0, 4], strides [1, 1]
+  CHECK(where(t > 0, t, 1.0).strides() == IntArrayRef({1, 0}));
+  CHECK(where(t > 0, t, t).strides() == IntArrayRef({4, 1}));
+  const Tensor s = zeros({4, 5, 6}).slice(1, 2, 2);  // [4, 0, 6], strides [30, 6, 1]
+  CHECK(where(s > 0, s, s).strides() == IntArrayRef({6, 6, 1}));
+}
+
 TEST_CASE("compare: masked_fill and masked_fill_", "[ops][compare]") {
   const Tensor mask = vec({1, 0, 1}, kBool);
   for (DType dt : kAllDTypes) {

@@ -24,7 +24,7 @@ Tensor view_of(const Tensor& t, std::vector<int64_t> sizes, std::vector<int64_t>
                int64_t offset = 0) {
   auto impl = make_intrusive<TensorImpl>(t.storage(), t.dtype(), sizes, strides, offset);
   impl->share_version_counter(*t.unsafeGetTensorImpl());
-  impl->set_is_view(true);
+  impl->set_view_of(*t.unsafeGetTensorImpl(), CreationMeta::DEFAULT);
   return Tensor(std::move(impl));
 }
 Tensor transposed(const Tensor& t) {  // t.t() for a 2-d tensor
@@ -379,11 +379,11 @@ TEST_CASE("copy_ within one tensor: PyTorch's overlap rules", "[ops][copy]") {
     as_int.copy_(as_float);  // same bytes, same strides, different dtype: converts in place
     CHECK(values(as_int) == V{1, 2});
   }
-  SECTION("overlaps PyTorch cannot judge are copied through a temporary") {
-    // dst = a[2:5], src = a[0:6:2]: PyTorch calls this too hard to decide and copies in
-    // iteration order, reading a[2] after it was written. A temporary gives the values src had.
+  SECTION("overlaps PyTorch cannot judge are copied in place, in iteration order") {
+    // dst = a[2:5], src = a[0:6:2]: too hard to decide, so copied element by element, reading
+    // a[2] after it was written (PyTorch 1.13 gives [0, 1, 0, 0, 4, 5]).
     view_of(a, {3}, {1}, 2).copy_(view_of(a, {3}, {2}, 0));
-    CHECK(values(a) == V{0, 1, 0, 2, 4, 5});
+    CHECK(values(a) == V{0, 1, 0, 0, 4, 5});
     CHECK(a._version() == 1);
     // A row copied from a column of the same matrix (PyTorch gives [0, 3, 6] too).
     Tensor m = seq2(3, 3);
@@ -393,6 +393,34 @@ TEST_CASE("copy_ within one tensor: PyTorch's overlap rules", "[ops][copy]") {
     Tensor b = seq(4);
     b.copy_(view_of(b, {4}, {0}, 0));
     CHECK(values(b) == V{0, 0, 0, 0});
+    // x.view(3, 2).copy_(x[:2].expand(3, 2)): rows of x from its own first row.
+    Tensor x = seq(6);
+    view_of(x, {3, 2}, {2, 1}).copy_(view_of(x, {3, 2}, {0, 1}));
+    CHECK(values(x) == V{0, 1, 0, 1, 0, 1});
+    // t[::2][1:].copy_(t[::2][:-1]): each element reads the one just written.
+    Tensor t = seq(10);
+    view_of(t, {4}, {2}, 2).copy_(view_of(t, {4}, {2}, 0));
+    CHECK(values(t) == V{0, 1, 0, 3, 0, 5, 0, 7, 0, 9});
+    view_of(t, {4}, {2}, 1).copy_(view_of(t, {4}, {2}, 3));  // forwards: reads ahead, unchanged
+    CHECK(values(t) == V{0, 3, 0, 5, 0, 7, 0, 9, 0, 9});
+  }
+  SECTION("contiguous rows over their own source: PyTorch's 64-byte steps") {
+    // Rows of 20 shifted by one element, gaps between rows (not dense, so not refused).
+    // PyTorch reads and stores 64 bytes at a time, then finishes the row element by element.
+    Tensor f = seq(60);
+    view_of(f, {2, 20}, {21, 1}, 1).copy_(view_of(f, {2, 20}, {21, 1}, 0));
+    V want(60);
+    for (int i = 0; i < 60; ++i) want[i] = i;
+    for (int i = 1; i <= 16; ++i) want[i] = i - 1;  // the 16-float step read before stored
+    for (int i = 17; i <= 20; ++i) want[i] = 15;    // the tail, element by element
+    for (int i = 22; i <= 37; ++i) want[i] = i - 1;
+    for (int i = 38; i <= 41; ++i) want[i] = 36;
+    CHECK(values(f) == want);
+    Tensor l = seq(60, kInt64);  // 8 int64 per step
+    view_of(l, {2, 20}, {21, 1}, 1).copy_(view_of(l, {2, 20}, {21, 1}, 0));
+    const V row{0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 9, 10, 11, 12, 13, 14, 15, 15, 15, 15, 15};
+    const V got = values(l);
+    CHECK(V(got.begin(), got.begin() + 21) == row);
   }
 }
 
@@ -687,6 +715,63 @@ TEST_CASE("fill_ rejects values the dtype cannot hold, with c10's message", "[op
   Tensor fake_cuda = from_blob(host.data(), {2}, TensorOptions().device(kCUDA));
   CHECK_THROWS_WITH(fake_cuda.fill_(1),
                     "fill_: only the CPU backend is compiled in, got a tensor on cuda");
+}
+
+TEST_CASE("fill_ with a 0-d tensor value, and the free fill / fill_", "[ops][copy][fill]") {
+  Tensor t = make({2, 3}, V(6, 0));
+  const Tensor& r = t.fill_(make({}, {2.5}));
+  CHECK(&r == &t);
+  CHECK(values(t) == V(6, 2.5));
+  CHECK(t._version() == 1);
+  Tensor i = make({3}, {0, 0, 0}, kInt64);
+  i.fill_(make({}, {2.5}, kDouble));  // converted as fill_(2.5): truncated
+  CHECK(values(i) == V{2, 2, 2});
+  Tensor b = make({2}, {0, 0}, kBool);
+  b.fill_(make({}, {2.5}));
+  CHECK(values(b) == V{1, 1});
+  Tensor f = make({2}, {0, 0});
+  f.fill_(make({}, {1}, kBool));
+  CHECK(values(f) == V{1, 1});
+  // A value that aliases self is read before anything is written.
+  Tensor a = seq(4);
+  a.fill_(view_of(a, {}, {}, 2));
+  CHECK(values(a) == V{2, 2, 2, 2});
+  // Through a view, only the view.
+  Tensor base = make({2, 2}, V(4, 0));
+  transposed(base).fill_(make({}, {3}));
+  CHECK(values(base) == V(4, 3));
+
+  const char* one_d = "fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.";
+  CHECK_THROWS_AS(t.fill_(make({1}, {1})), Error);
+  CHECK_THROWS_WITH(t.fill_(make({1}, {1})), one_d);
+  CHECK_THROWS_WITH(t.fill_(make({2, 2}, V(4, 1))),
+                    "fill_ only supports 0-dimension value tensor but got tensor with 2 dimensions.");
+  CHECK(t._version() == 1);  // nothing written, no bump
+  CHECK_THROWS_WITH(make({2}, {1, 2}, kUInt8).fill_(make({}, {300})),
+                    "value cannot be converted to type uint8_t without overflow");
+
+  // libtorch's free forms.
+  Tensor s = seq2(2, 3);
+  const Tensor& fr = fill_(s, 4);
+  CHECK(&fr == &s);
+  CHECK(values(s) == V(6, 4));
+  fill_(s, make({}, {5}));
+  CHECK(values(s) == V(6, 5));
+  CHECK(s._version() == 2);
+  // fill: a new tensor like self (its layout too), version 0; self is untouched.
+  Tensor src = transposed(seq2(2, 3));
+  Tensor n = fill(src, 7);
+  CHECK(values(n) == V(6, 7));
+  CHECK(n.sizes() == IntArrayRef{3, 2});
+  CHECK(n.strides() == IntArrayRef{1, 3});
+  CHECK(n._version() == 0);
+  CHECK(!n.is_alias_of(src));
+  CHECK(values(src) == V{0, 3, 1, 4, 2, 5});
+  Tensor nt = fill(make({2}, {0, 0}, kInt64), make({}, {2.5}));
+  CHECK(nt.dtype() == kInt64);
+  CHECK(values(nt) == V{2, 2});
+  CHECK_THROWS_WITH(fill(src, make({2}, {1, 2})), one_d);
+  CHECK_THROWS_WITH(fill_(src, make({2}, {1, 2})), one_d);
 }
 
 TEST_CASE("zero_ zeroes any layout and bumps once", "[ops][copy][fill]") {

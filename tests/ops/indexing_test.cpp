@@ -95,10 +95,90 @@ TEST_CASE("index_put_ scatters with advanced indices", "[ops][indexing]") {
   Tensor w = zeros({4});
   w.index_put_({tensor({3, 1})}, tensor({1.0, 2.0}, kDouble));  // converted to float
   CHECK(values(w) == std::vector<float>{0, 2, 0, 1});
-  // The values alias the destination: they are read before anything is written.
+  // Values sharing memory with the destination are refused (libtorch's assert_no_overlap).
+  const char* overlap =
+      "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+      "to a single memory location. Please clone() the tensor before performing the operation.";
   Tensor self = arange(4, kFloat);
-  self.index_put_({tensor({1, 2, 3, 0})}, self);
-  CHECK(values(self) == std::vector<float>{3, 0, 1, 2});
+  CHECK_THROWS_WITH(self.index_put_({tensor({1, 2, 3, 0})}, self), overlap);
+  Tensor g = grid();
+  CHECK_THROWS_WITH(g.index_put_({tensor({1})}, g.index({0})), overlap);
+  Tensor li = arange(3, kLong);
+  CHECK_THROWS_WITH(li.index_put_({li}, tensor({int64_t{5}})), overlap);  // the index too
+  CHECK(values(self) == std::vector<float>{0, 1, 2, 3});
+  // One value under a single mask is a masked_fill_ for libtorch: no overlap check.
+  self.index_put_({tensor({false, true, true, false})}, self.index({0}));
+  CHECK(values(self) == std::vector<float>{0, 0, 0, 3});
+}
+
+TEST_CASE("index_put_ takes values with extra leading 1s (libtorch's setitem)", "[ops][indexing]") {
+  Tensor x = arange(2, kFloat);
+  x.index_put_({Slice()}, tensor({5.f, 6.f}).view({1, 2}));
+  CHECK(values(x) == std::vector<float>{5, 6});
+  x.index_put_({0}, tensor({7.f}));  // x[0] is 0-d, the value [1]
+  CHECK(values(x) == std::vector<float>{7, 6});
+  x.index_put_({1}, tensor({8.f}).view({1, 1}));
+  CHECK(values(x) == std::vector<float>{7, 8});
+  Tensor g = zeros({2, 2});
+  g.index_put_({0}, tensor({1.f, 2.f}).view({1, 1, 2}));
+  CHECK(values(g) == std::vector<float>{1, 2, 0, 0});
+  g.index_put_({tensor({0, 1})}, tensor({5.f, 6.f, 7.f, 8.f}).view({1, 1, 2, 2}));
+  CHECK(values(g) == std::vector<float>{5, 6, 7, 8});
+  // Only leading 1s go; the message names the shape without them.
+  CHECK_THROWS_WITH(g.index_put_({tensor({0, 1})}, ones({1, 3, 2})),
+                    "shape mismatch: value tensor of shape [3, 2] cannot be broadcast to indexing "
+                    "result of shape [2, 2]");
+  CHECK_THROWS_WITH(g.index_put_({tensor({0, 1})}, ones({2, 1, 2})),
+                    "shape mismatch: value tensor of shape [2, 1, 2] cannot be broadcast to "
+                    "indexing result of shape [2, 2]");
+  // A value with more (non-1) dimensions than the destination fails in expand, as libtorch's.
+  CHECK_THROWS_WITH(x.index_put_({0}, tensor({1.f, 2.f})),
+                    "expand(tensorplay.FloatTensor{[2]}, size=[]): the number of sizes provided "
+                    "(0) must be greater or equal to the number of dimensions in the tensor (1)");
+  CHECK_THROWS_WITH(x.index_put_({Ellipsis}, ones({2, 2})),
+                    "expand(tensorplay.FloatTensor{[2, 2]}, size=[2]): the number of sizes "
+                    "provided (1) must be greater or equal to the number of dimensions in the "
+                    "tensor (2)");
+  // x[False] = v writes nothing and looks at nothing.
+  x.index_put_({false}, ones({3, 3}));
+  CHECK(values(x) == std::vector<float>{7, 8});
+}
+
+TEST_CASE("index_put_ with basic indices follows libtorch's copy_to overlap rules",
+          "[ops][indexing]") {
+  // t[None] = t: the value, expanded to t.unsqueeze(0), is the same view: nothing to do.
+  Tensor t = arange(4, kFloat);
+  t.index_put_({None}, t);
+  CHECK(values(t) == std::vector<float>{0, 1, 2, 3});
+  // t[-1] = t for t of shape [1, 4]: the value loses its leading 1 and is t[-1] itself.
+  Tensor r = arange(4, kFloat).view({1, 4});
+  r.index_put_({-1}, r);
+  CHECK(values(r) == std::vector<float>{0, 1, 2, 3});
+  // t[...] = t[0:1]: expanded, the value is not dense, so copied row by row (libtorch's values),
+  // while t.copy_(t[0:1]) is a partial overlap that copy_ refuses.
+  Tensor g = grid();
+  CHECK_THROWS_WITH(g.copy_(g.narrow(0, 0, 1)),
+                    "unsupported operation: some elements of the input tensor and the written-to "
+                    "tensor refer to a single memory location. Please clone() the tensor before "
+                    "performing the operation.");
+  g.index_put_({Ellipsis}, g.narrow(0, 0, 1));
+  CHECK(values(g) == std::vector<float>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3});
+  // A 0-d value fills: it is read first, so it may be an element of the destination.
+  Tensor a = arange(4, kFloat);
+  a.index_put_({Slice(1, None)}, a.index({0}));
+  CHECK(values(a) == std::vector<float>{0, 0, 0, 0});
+  Tensor b = arange(4, kFloat);
+  b.index_put_({Slice(2, None)}, b.narrow(0, 0, 2).view({1, 1, 2}));
+  CHECK(values(b) == std::vector<float>{0, 1, 0, 1});
+  // ...and is checked against the dtype as fill_ checks it; a 0-d slot is a copy, which wraps.
+  Tensor u = arange(4, kByte);
+  CHECK_THROWS_WITH(u.index_put_({Slice()}, scalar_tensor(300, kLong)),
+                    "value cannot be converted to type uint8_t without overflow");
+  u.index_put_({0}, scalar_tensor(300, kLong));
+  CHECK(u.index({0}).item<int64_t>() == 44);
+  // A shifted slice of itself is a partial overlap.
+  Tensor c = arange(4, kFloat);
+  CHECK_THROWS_AS(c.index_put_({Slice(1, None)}, c.narrow(0, 0, 3)), Error);
 }
 
 TEST_CASE("bad indices raise PyTorch's errors", "[ops][indexing]") {
@@ -128,4 +208,102 @@ TEST_CASE("bad indices raise PyTorch's errors", "[ops][indexing]") {
   CHECK_THROWS_WITH(x.index({tensor({0, 1}), tensor({0, 1, 2})}),
                     "The size of tensor a (2) must match the size of tensor b (3) at "
                     "non-singleton dimension 0");
+}
+
+TEST_CASE("index_fill and index_fill_ (values from torch 1.13)", "[ops][indexing]") {
+  using F = std::vector<float>;
+  Tensor x = grid();
+  const Tensor i = tensor({0, 2});
+  CHECK(values(x.index_fill(1, i, -1)) == F{-1, 1, -1, 3, -1, 5, -1, 7, -1, 9, -1, 11});
+  CHECK(values(x.index_fill(0, i, tensor(-2.f))) == F{-2, -2, -2, -2, 4, 5, 6, 7, -2, -2, -2, -2});
+  CHECK(values(x.index_fill(-1, i, 1)) == F{1, 1, 1, 3, 1, 5, 1, 7, 1, 9, 1, 11});
+  CHECK(values(x.index_fill(0, tensor(int64_t{1}), 1)) ==
+        F{0, 1, 2, 3, 1, 1, 1, 1, 8, 9, 10, 11});                    // a 0-d index
+  CHECK(values(x.index_fill(0, tensor({-1}), 1)) == F{0, 1, 2, 3, 4, 5, 6, 7, 1, 1, 1, 1});
+  CHECK(values(x.index_fill(0, tensor({0, 0, 2}), 7)) == F{7, 7, 7, 7, 4, 5, 6, 7, 7, 7, 7, 7});
+  CHECK(values(x.index_fill(0, tensor(std::vector<int64_t>{}), 1)) == values(x));
+  CHECK(values(index_fill(x, 0, i, 7)) == values(x.index_fill(0, i, 7)));
+  CHECK(values(index_fill(x, 0, i, tensor(7.f))) == values(x.index_fill(0, i, 7)));
+  CHECK(values(x) == F{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});  // out of place
+  // The result: self's layout (clone), version 0; the value converted to self's dtype.
+  Tensor r = x.t().index_fill(0, i, 7);
+  CHECK(r.strides().vec() == std::vector<int64_t>{1, 4});
+  CHECK(r._version() == 0);
+  CHECK(values(arange(6, kFloat).view({3, 2}).to(kLong).index_fill(0, i, 2.5).to(kFloat)) ==
+        F{2, 2, 2, 3, 2, 2});
+  CHECK(values(x.index_fill(0, i, tensor(int64_t{1}))) == F{1, 1, 1, 1, 4, 5, 6, 7, 1, 1, 1, 1});
+  CHECK(values(x.to(kBool).index_fill(0, i, 2.5).to(kFloat)) == F(12, 1));
+  // A 0-d self is indexed along dim 0 / -1 as one element.
+  CHECK(tensor(5.f).index_fill(0, tensor({0}), 1).item<float>() == 1);
+  CHECK(tensor(5.f).index_fill(-1, tensor(int64_t{-1}), 2).item<float>() == 2);
+  // With nothing beside dim, no index is checked (nothing is iterated).
+  CHECK(zeros({0, 3}).index_fill(1, tensor({7}), 1).numel() == 0);
+
+  // In place: self changes through any layout, one version bump.
+  Tensor y = grid();
+  const Tensor& ry = y.index_fill_(1, i, 0);
+  CHECK(&ry == &y);
+  CHECK(values(y) == F{0, 1, 0, 3, 0, 5, 0, 7, 0, 9, 0, 11});
+  CHECK(y._version() == 1);
+  y.index_fill_(0, tensor(std::vector<int64_t>{}), 1);
+  CHECK(y._version() == 2);  // bumped even with nothing written, as PyTorch
+  Tensor z = zeros({2, 3});
+  z.t().index_fill_(0, tensor({1}), tensor(4.f));  // column 1 through a transpose
+  CHECK(values(z) == F{0, 4, 0, 0, 4, 0});
+  Tensor e = zeros({3, 1});
+  e.expand({3, 4}).index_fill_(0, tensor({1}), 3);  // an expanded self is allowed
+  CHECK(values(e) == F{0, 3, 0});
+  Tensor w = zeros({4});
+  w.index_fill_(0, w.to(kLong).slice(0, 0, 1), 1);  // a different dtype: no overlap
+  CHECK(values(w) == F{1, 0, 0, 0});
+}
+
+TEST_CASE("index_fill rejects bad arguments with PyTorch's errors", "[ops][indexing]") {
+  Tensor x = grid();
+  const Tensor i = tensor({0, 2});
+  CHECK_THROWS_AS(x.index_fill(0, i.to(kFloat), 1), IndexError);
+  CHECK_THROWS_WITH(x.index_fill(0, i.to(kFloat), 1),
+                    "index_fill_(): Expected dtype int64 for index.");
+  CHECK_THROWS_WITH(x.index_fill_(0, i.to(kInt), 1),
+                    "index_fill_(): Expected dtype int64 for index.");
+  CHECK_THROWS_WITH(x.index_fill(5, i.to(kFloat), 1),  // the index dtype is checked first
+                    "index_fill_(): Expected dtype int64 for index.");
+  CHECK_THROWS_AS(x.index_fill(2, i, 1), IndexError);
+  CHECK_THROWS_WITH(x.index_fill(2, i, 1),
+                    "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  CHECK_THROWS_WITH(x.index_fill(5, tensor({{0}}), 1),  // the dim before the index rank
+                    "Dimension out of range (expected to be in range of [-2, 1], but got 5)");
+  CHECK_THROWS_WITH(tensor(5.f).index_fill(1, tensor(int64_t{0}), 1),
+                    "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+  CHECK_THROWS_WITH(x.index_fill(0, tensor({{0, 1}}), 1), "Index has to be a vector/scalar");
+  CHECK_THROWS_AS(x.index_fill(0, tensor({3}), 1), IndexError);
+  CHECK_THROWS_WITH(x.index_fill(0, tensor({3}), 1),
+                    "index 3 is out of bounds for dimension 0 with size 3");
+  CHECK_THROWS_WITH(x.index_fill(0, tensor({-4}), 1),
+                    "index -4 is out of bounds for dimension 0 with size 3");
+  CHECK_THROWS_WITH(tensor(5.f).index_fill(0, tensor({1}), 1),
+                    "index 1 is out of bounds for dimension 0 with size 1");
+  // The value's conversion is checked before the indices, even with no index.
+  const Tensor bytes = x.to(kByte);
+  CHECK_THROWS_WITH(bytes.index_fill(0, tensor({5}), 300),
+                    "value cannot be converted to type uint8_t without overflow");
+  CHECK_THROWS_WITH(bytes.index_fill(0, tensor(std::vector<int64_t>{}), tensor(int64_t{300})),
+                    "value cannot be converted to type uint8_t without overflow");
+  // A tensor value must be 0-d; that is checked before the index.
+  const char* one_d =
+      "index_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s).";
+  CHECK_THROWS_WITH(x.index_fill(0, i, tensor({-2.f})), one_d);
+  CHECK_THROWS_WITH(x.index_fill(0, tensor({{0}}), tensor({1.f, 2.f})), one_d);
+  CHECK_THROWS_WITH(x.index_fill_(0, i, tensor({-2.f})), one_d);
+  // The index may not share memory with self.
+  Tensor b = zeros({4}, kLong);
+  CHECK_THROWS_WITH(b.index_fill_(0, b.slice(0, 0, 2), 1),
+                    "unsupported operation: some elements of the input tensor and the written-to "
+                    "tensor refer to a single memory location. Please clone() the tensor before "
+                    "performing the operation.");
+  // A failed call writes nothing, not even the indices before a bad one.
+  Tensor c = grid();
+  CHECK_THROWS(c.index_fill_(0, tensor({0, 5}), 1));
+  CHECK(values(c) == values(grid()));
+  CHECK(c._version() == 0);
 }

@@ -281,3 +281,34 @@ TEST_CASE("join: stack errors and stack_out", "[ops][join]") {
   CHECK_THROWS_WITH(stack_out(bad, {seq({2}), seq({2})}),
                     Contains("input types can't be cast to the desired output type Int"));
 }
+
+// Overflow. Expanded inputs hold one element however long they are, so the joined sizes can
+// exceed int64 (numel) or the bytes a dense result needs can (2^61 float64 elements).
+TEST_CASE("cat and stack refuse results beyond int64", "[ops][join]") {
+  const int64_t k60 = int64_t{1} << 60, k62 = int64_t{1} << 62;
+  const Tensor long62 = zeros({1}).expand({k62});
+  const Tensor d60 = zeros({1}, kDouble).expand({k60});
+  const std::string bytes_msg =
+      "Storage size calculation overflowed with sizes=[2305843009213693952]";
+  // The total length itself overflows (PyTorch's wraps: to a "negative dimension" for two
+  // inputs, to an empty result for four).
+  CHECK_THROWS_MATCHES(cat({long62, long62}), Error,
+                       Catch::Message("torch.cat(): the total size of the inputs in dimension 0 "
+                                      "overflows int64"));
+  CHECK_THROWS_MATCHES(cat({long62, long62, long62, long62}), Error,
+                       Catch::Message("torch.cat(): the total size of the inputs in dimension 0 "
+                                      "overflows int64"));
+  CHECK_THROWS_MATCHES(cat({d60, d60}), Error, Catch::Message(bytes_msg));
+  Tensor out = empty({0}, kDouble);
+  CHECK_THROWS_MATCHES(cat_out(out, {d60, d60}), Error, Catch::Message(bytes_msg));
+  CHECK(out.sizes() == std::vector<int64_t>{0});
+  // stack: each length fits, the count times it does not.
+  CHECK_THROWS_MATCHES(stack({long62, long62, long62, long62}), Error,
+                       Catch::Message("numel: integer multiplication overflow"));
+  CHECK_THROWS_MATCHES(
+      stack({d60, d60}), Error,
+      Catch::Message("Storage size calculation overflowed with sizes=[2, 1152921504606846976]"));
+  CHECK_THROWS_MATCHES(stack({d60, d60}, 1), Error,
+                       Catch::Message("Storage size calculation overflowed with "
+                                      "sizes=[1152921504606846976, 2]"));
+}

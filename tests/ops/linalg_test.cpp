@@ -262,10 +262,11 @@ TEST_CASE("linalg: mm errors", "[ops][linalg]") {
   CHECK_THROWS_WITH(mm(m23, v3), Contains("mat2 must be a matrix"));
   CHECK_THROWS_WITH(mm(m23, m45),
                     Contains("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"));
-  CHECK_THROWS_WITH(
-      mm(m23, zeros({3, 2}, kDouble)),
-      Contains("expected m1 and m2 to have the same dtype, but got: float != double"));
-  CHECK_THROWS_WITH(mm(m23.to(kLong), zeros({3, 2}, kInt)), Contains("but got: long int != int"));
+  // PyTorch 1.13's kernel dispatches on the result's dtype (self's) and then reads mat2.
+  CHECK_THROWS_WITH(mm(m23, zeros({3, 2}, kDouble)),
+                    Contains("expected scalar type Float but found Double"));
+  CHECK_THROWS_WITH(mm(m23.to(kLong), zeros({3, 2}, kInt)),
+                    Contains("expected scalar type Long but found Int"));
   CHECK_THROWS_WITH(mm(zeros({2, 3}, kBool), zeros({3, 2}, kBool)),
                     Contains("\"addmm_impl_cpu_\" not implemented for 'Bool'"));
   // As in PyTorch, nothing to multiply means no kernel and no Bool error.
@@ -281,6 +282,62 @@ TEST_CASE("linalg: mm with empty dimensions", "[ops][linalg]") {
   const Tensor c = mm(empty({3, 0}), empty({0, 2}));
   CHECK(values(c) == V(6, 0.0));
   CHECK(values(mm(empty({3, 0}, kHalf), empty({0, 2}, kHalf))) == V(6, 0.0));
+}
+
+TEST_CASE("linalg: empty products never look at the factors' dtypes", "[ops][linalg]") {
+  // PyTorch 1.13 dispatches its kernels only when there is something to multiply: an empty
+  // result, or an empty contraction (zeros), comes back in the result's dtype, whatever the
+  // other factor's (and Bool passes too), with the strides of a new tensor.
+  const Tensor d32 = ones({3, 2}, kDouble);
+  Tensor r = mm(d32, ones({2, 0}, kLong));
+  CHECK(r.dtype() == kDouble);
+  CHECK(shape_of(r) == S{3, 0});
+  CHECK(r.strides() == IntArrayRef({1, 1}));
+  CHECK(mm(ones({3, 2}, kLong), ones({2, 0}, kDouble)).dtype() == kLong);
+  CHECK(mm(ones({0, 2}, kDouble), ones({2, 3}, kLong)).strides() == IntArrayRef({3, 1}));
+  r = mm(ones({3, 0}, kDouble), ones({0, 2}, kLong));  // k == 0: zeros
+  CHECK(r.dtype() == kDouble);
+  CHECK(values(r) == V(6, 0.0));
+  CHECK(values(mm(ones({2, 0}, kBool), ones({0, 2}, kBool))) == V(4, 0.0));
+  r = matmul(d32, ones({2, 0}, kLong));
+  CHECK(r.dtype() == kDouble);
+  CHECK(shape_of(r) == S{3, 0});
+  r = matmul(ones({2, 3, 2}, kDouble), ones({2, 0}, kLong));
+  CHECK(r.dtype() == kDouble);
+  CHECK(shape_of(r) == S{2, 3, 0});
+  CHECK(r.strides() == IntArrayRef({3, 1, 1}));
+  // 2-D @ 3-D folds the transposed right operand and transposes back: an empty result keeps
+  // the transposed strides (contiguous() returns an empty tensor as it is), in mat2's dtype.
+  r = matmul(ones({3, 2}, kDouble), ones({2, 2, 0}, kLong));
+  CHECK(r.dtype() == kLong);
+  CHECK(shape_of(r) == S{2, 3, 0});
+  CHECK(r.strides() == IntArrayRef({3, 1, 3}));
+  CHECK(matmul(ones({3, 2}), ones({4, 2, 5})).strides() == IntArrayRef({15, 5, 1}));
+  // mv: the result has vec's dtype; an empty matrix gives it zeros.
+  r = mv(ones({3, 0}, kLong), ones({0}, kDouble));
+  CHECK(r.dtype() == kDouble);
+  CHECK(values(r) == V(3, 0.0));
+  CHECK(mv(ones({0, 2}, kLong), ones({2}, kDouble)).dtype() == kDouble);
+  CHECK(values(mv(ones({2, 0}, kBool), ones({0}, kBool))) == V(2, 0.0));
+  CHECK(matmul(ones({0, 2}, kDouble), ones({2}, kLong)).dtype() == kLong);
+  CHECK(matmul(ones({2}, kDouble), ones({2, 0}, kLong)).dtype() == kDouble);
+  // bmm: the result has batch2's dtype.
+  r = bmm(ones({1, 3, 2}, kDouble), ones({1, 2, 0}, kLong));
+  CHECK(r.dtype() == kLong);
+  CHECK(r.strides() == IntArrayRef({3, 1, 1}));
+  CHECK(values(bmm(ones({1, 3, 0}, kDouble), ones({1, 0, 2}, kLong))) == V(6, 0.0));
+  CHECK(bmm(ones({0, 3, 2}, kDouble), ones({0, 2, 2}, kLong)).dtype() == kLong);
+  // Non-empty, the same calls fail in the kernel.
+  CHECK_THROWS_WITH(mm(d32, ones({2, 2}, kLong)),
+                    Contains("expected scalar type Double but found Long"));
+  CHECK_THROWS_WITH(bmm(ones({1, 3, 2}, kDouble), ones({1, 2, 2}, kLong)),
+                    Contains("expected scalar type Double but found Long"));
+  CHECK_THROWS_WITH(matmul(d32, ones({2}, kLong)),
+                    Contains("expected scalar type Double but found Long"));
+  // dot checks its dtypes first, empty or not (PyTorch's order).
+  CHECK_THROWS_WITH(dot(ones({0}, kDouble), ones({0}, kLong)),
+                    Contains("dot : expected both vectors to have same dtype, but found Double "
+                             "and Long"));
 }
 
 // ---- out= -----------------------------------------------------------------------------------
@@ -528,9 +585,12 @@ TEST_CASE("linalg: baddbmm", "[ops][linalg][bmm]") {
                                "size [2, 3, 5] should match"));
   }
   SECTION("errors") {
-    CHECK_THROWS_WITH(baddbmm(zeros({2, 3, 5}), a, b),
-                      Contains("Input dtypes must be the same, got: input float, batch1: double, "
-                               "batch2: double"));
+    // self's dtype is free (PyTorch 1.13 copies it into the double result first).
+    const Tensor mixed = baddbmm(self.to(kFloat), a, b, 0.5, -2);
+    CHECK(mixed.dtype() == kDouble);
+    CHECK(values(mixed) == want);
+    CHECK_THROWS_WITH(baddbmm(zeros({2, 3, 5}, kDouble), a.to(kFloat), b),
+                      Contains("expected scalar type Float but found Double"));
     CHECK_THROWS_WITH(baddbmm(zeros({2, 3, 5}, kDouble), a, b.to(kFloat)),
                       Contains("expected scalar type Double but found Float"));
     CHECK_THROWS_WITH(baddbmm(zeros({4, 5}, kDouble), a, b),
@@ -570,10 +630,9 @@ TEST_CASE("linalg: addbmm sums the batch products", "[ops][linalg][bmm]") {
                     Contains("batch1 and batch2 must have same number of batches, got 2 and 3"));
   CHECK_THROWS_WITH(addbmm(self, a, b.narrow(1, 0, 3)),
                     Contains("Incompatible matrix sizes for bmm (2x4 and 3x5)"));
-  CHECK_THROWS_WITH(addbmm(self.to(kDouble), a, b),
-                    Contains("self and mat2 must have the same dtype, but got Double and Float"));
-  CHECK_THROWS_WITH(addbmm(self, a.to(kDouble), b),
-                    Contains("mat1 and mat2 must have the same dtype, but got Double and Float"));
+  // PyTorch 1.13's exact words (no dtypes named).
+  CHECK_THROWS_WITH(addbmm(self.to(kDouble), a, b), "self and mat2 must have the same dtype");
+  CHECK_THROWS_WITH(addbmm(self, a.to(kDouble), b), "mat1 and mat2 must have the same dtype");
   CHECK_THROWS_WITH(addbmm(zeros({4}), a, b), Contains("The expanded size of the tensor"));
 }
 
@@ -601,8 +660,9 @@ TEST_CASE("linalg: mv", "[ops][linalg]") {
   CHECK_THROWS_WITH(mv(zeros({3, 4}), zeros({5})),
                     Contains("size mismatch, got input (3), mat (3x4), vec (5)"));
   CHECK_THROWS_WITH(mv(zeros({3, 4}), zeros({4}, kDouble)),
-                    Contains("addmv input tensors must have the same dtype, but got Double, Float, "
-                             "and Double"));
+                    Contains("expected scalar type Float but found Double"));
+  CHECK_THROWS_WITH(mv(zeros({3, 4}, kDouble), zeros({4})),
+                    Contains("expected scalar type Double but found Float"));
   CHECK_THROWS_WITH(mv(zeros({3, 4}, kBool), zeros({4}, kBool)),
                     Contains("\"addmv_impl_cpu\" not implemented for 'Bool'"));
   CHECK_THROWS_AS(mv(zeros({}), zeros({3})), IndexError);
@@ -624,9 +684,12 @@ TEST_CASE("linalg: addmv", "[ops][linalg]") {
                     Contains("vector + matrix @ vector expected, got 2, 2, 1"));
   CHECK_THROWS_WITH(addmv(zeros({2}, kDouble), m, v),
                     Contains("size mismatch, got input (2), mat (3x4), vec (4)"));
-  CHECK_THROWS_WITH(addmv(zeros({3}), m, v),
-                    Contains("addmv input tensors must have the same dtype, but got Float, Double, "
-                             "and Double"));
+  // self may have another dtype: PyTorch 1.13 copies it into the result (vec's dtype) first.
+  const Tensor mixed = addmv(make({3}, {1, 2, 3}, kFloat), m, v, 2, 0.5);
+  CHECK(mixed.dtype() == kDouble);
+  CHECK(values(mixed) == want);
+  CHECK_THROWS_WITH(addmv(self, m.to(kFloat), v),
+                    Contains("expected scalar type Float but found Double"));
 }
 
 TEST_CASE("linalg: dot", "[ops][linalg]") {
@@ -741,9 +804,9 @@ TEST_CASE("linalg: addmm", "[ops][linalg]") {
   }
   SECTION("errors, in PyTorch's order") {
     CHECK_THROWS_WITH(addmm(zeros({3, 2}, kDouble), m1, m2),
-                      Contains("self and mat2 must have the same dtype, but got Double and Float"));
+                      "self and mat2 must have the same dtype");  // PyTorch 1.13's exact words
     CHECK_THROWS_WITH(addmm(zeros({3, 2}), m1.to(kDouble), m2),
-                      Contains("mat1 and mat2 must have the same dtype, but got Double and Float"));
+                      "mat1 and mat2 must have the same dtype");
     CHECK_THROWS_WITH(addmm(zeros({3, 2}), zeros({2, 3, 4}), m2),
                       Contains("mat1 must be a matrix, got 3-D tensor"));
     CHECK_THROWS_WITH(addmm(zeros({3, 2}), m1, zeros({4})),
@@ -813,8 +876,8 @@ TEST_CASE("linalg: matmul covers every shape case", "[ops][linalg][matmul]") {
     check_matmul(R({2, 1, 3, 4}, 25), R({4}, 26), S{2, 1, 3});
     check_matmul(R({4}, 27), R({2, 3, 4, 5}, 28), S{2, 3, 5});
   }
-  SECTION("non-foldable strides go through the batched path") {
-    const Tensor a = R({3, 10, 4}, 29).transpose(0, 1);  // [10, 3, 4], batch not foldable
+  SECTION("a batch that is not contiguous is folded through a copy (PyTorch 1.13)") {
+    const Tensor a = R({3, 10, 4}, 29).transpose(0, 1);  // [10, 3, 4]
     check_matmul(a, R({4, 5}, 30), S{10, 3, 5});
     check_matmul(a, R({4}, 31), S{10, 3});
   }
@@ -824,7 +887,7 @@ TEST_CASE("linalg: matmul covers every shape case", "[ops][linalg][matmul]") {
     check_matmul(a, b, S{6, 3, 5});
     check_matmul(b.t(), a.transpose(1, 2), S{6, 5, 3});
   }
-  SECTION("a smaller operand that requires grad is folded (PyTorch's path), same values") {
+  SECTION("operands that require grad take the same path, same values") {
     const Tensor m34 = R({3, 4}, 44), b = R({10, 4, 5}, 45), v4 = R({4}, 46);
     for (const auto& [x, y] : {std::pair<Tensor, Tensor>{m34, b}, {v4, b}, {b.mT(), m34.t()}}) {
       const Tensor xg = x.clone().requires_grad_(), yg = y.clone().requires_grad_();
@@ -872,10 +935,21 @@ TEST_CASE("linalg: matmul errors", "[ops][linalg][matmul]") {
                     Contains("mat1 and mat2 shapes cannot be multiplied (30x4 and 5x6)"));
   CHECK_THROWS_WITH(matmul(zeros({10, 3, 4}), zeros({5})),
                     Contains("size mismatch, got input (30), mat (30x4), vec (5)"));
-  // The batched path reports bmm's.
+  // 2-D @ 3-D folds too (PyTorch 1.13): the batch of the transposed right operand into rows.
   CHECK_THROWS_WITH(matmul(zeros({3, 4}), zeros({10, 5, 6})),
+                    Contains("mat1 and mat2 shapes cannot be multiplied (60x5 and 4x3)"));
+  CHECK_THROWS_WITH(matmul(zeros({4}), zeros({10, 5, 6})),
+                    Contains("size mismatch, got input (60), mat (60x5), vec (4)"));
+  // A batch that is not contiguous is folded through a copy...
+  CHECK_THROWS_WITH(matmul(zeros({3, 4, 2}).transpose(0, 1), zeros({3, 5})),
+                    Contains("mat1 and mat2 shapes cannot be multiplied (12x2 and 3x5)"));
+  // ...except a 3-D operand whose last two dims are transposed: bmm, and bmm's message.
+  CHECK_THROWS_WITH(matmul(zeros({4, 2, 3}).transpose(1, 2), zeros({3, 5})),
                     Contains("Expected size for first two dimensions of batch2 tensor to be: "
-                             "[10, 4] but got: [10, 5]."));
+                             "[4, 2] but got: [4, 3]."));
+  CHECK_THROWS_WITH(matmul(zeros({2, 4, 2, 3}).transpose(2, 3), zeros({3, 5})),
+                    Contains("mat1 and mat2 shapes cannot be multiplied (24x2 and 3x5)"));
+  // The batched path reports bmm's.
   CHECK_THROWS_WITH(matmul(zeros({2, 3, 4}), zeros({3, 4, 5})),
                     Contains("The size of tensor a (2) must match the size of tensor b (3) at "
                              "non-singleton dimension 0"));

@@ -501,3 +501,25 @@ TEST_CASE("random factories write only CPU tensors", "[ops][random]") {
   CHECK_THROWS_WITH(rand({2}, Device("cuda")), Catch::Contains("TENSORPLAY_USE_CUDA"));
   CHECK_THROWS_WITH(randint(3, {2}, Device("cuda")), Catch::Contains("TENSORPLAY_USE_CUDA"));
 }
+
+// Overflow: sizes whose product overflows int64, and sizes whose numel fits (2^61) but whose
+// float64 bytes do not (torch 1.13's messages).
+TEST_CASE("random factories refuse element and byte counts beyond int64", "[ops][random]") {
+  const int64_t k29 = int64_t{1} << 29, k32 = int64_t{1} << 32;
+  const std::vector<int64_t> big{2, 4, k29, k29}, huge{k32, k32};
+  const std::string big_msg =
+      "Storage size calculation overflowed with sizes=[2, 4, 536870912, 536870912]";
+  const std::string huge_msg =
+      "Storage size calculation overflowed with sizes=[4294967296, 4294967296]";
+  CHECK_THROWS_MATCHES(rand(huge), Error, Catch::Message(huge_msg));
+  CHECK_THROWS_MATCHES(rand(big, kDouble), Error, Catch::Message(big_msg));
+  CHECK_THROWS_MATCHES(randn(huge), Error, Catch::Message(huge_msg));
+  CHECK_THROWS_MATCHES(randn(big, kDouble), Error, Catch::Message(big_msg));
+  CHECK_THROWS_MATCHES(randint(5, huge), Error, Catch::Message(huge_msg));
+  CHECK_THROWS_MATCHES(randint(0, 5, big, kDouble), Error, Catch::Message(big_msg));
+  const Tensor wide = empty_strided({int64_t{1} << 61}, {0}, kDouble);
+  const std::string like_msg =
+      "Storage size calculation overflowed with sizes=[2305843009213693952] and strides=[1]";
+  CHECK_THROWS_MATCHES(rand_like(wide), Error, Catch::Message(like_msg));
+  CHECK_THROWS_MATCHES(randn_like(wide), Error, Catch::Message(like_msg));
+}

@@ -808,6 +808,28 @@ TEST_CASE("reduce: argmax and argmin errors", "[ops][reduce]") {
   CHECK_THROWS_WITH(make({2}, {0, 1}, kBool).argmax(), "\"argmax_cpu\" not implemented for 'Bool'");
   CHECK_THROWS_WITH(make({2}, {0, 1}, kBool).argmin(0),
                     "\"argmin_cpu\" not implemented for 'Bool'");
+  CHECK_THROWS_WITH(make({1}, {1}, kBool).argmax(), "\"argmax_cpu\" not implemented for 'Bool'");
+  CHECK_THROWS_WITH(make({}, {1}, kBool).argmax(0), "\"argmax_cpu\" not implemented for 'Bool'");
+  CHECK_THROWS_WITH(make({3, 1}, {1, 0, 1}, kBool).argmax(0),
+                    "\"argmax_cpu\" not implemented for 'Bool'");
+}
+
+TEST_CASE("reduce: argmax and argmin of Bool where PyTorch needs no kernel", "[ops][reduce]") {
+  // PyTorch 1.13 has no Bool kernel but answers without one along a dim of size 1 (zeros) and
+  // for an empty input (an empty result).
+  const Tensor b = make({3, 1}, {1, 0, 1}, kBool);
+  const Tensor r = b.argmax(1);
+  CHECK(r.dtype() == kLong);
+  check_values(r, {3}, {0, 0, 0}, 0);
+  const Tensor k = b.argmin(-1, true);
+  check_values(k, {3, 1}, {0, 0, 0}, 0);
+  CHECK(k.strides() == IntArrayRef({1, 1}));
+  const Tensor e = empty({2, 0}, dtype(kBool)).argmax(0);
+  CHECK(e.dtype() == kLong);
+  check_values(e, {0}, {}, 0);
+  check_values(empty({0, 3}, dtype(kBool)).argmin(1, true), {0, 1}, {}, 0);
+  CHECK_THROWS_WITH(empty({2, 0}, dtype(kBool)).argmax(1),
+                    "argmax(): Expected reduction dim 1 to have non-zero size.");
 }
 
 // ---- var, std -------------------------------------------------------------------------------

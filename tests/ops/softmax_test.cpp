@@ -220,8 +220,9 @@ TEST_CASE("softmax: dtype rules", "[ops][softmax]") {
                       "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'");
     CHECK_THROWS_WITH(make({2}, {1, 0}, kBool).log_softmax(0),
                       "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Bool'");
+    // PyTorch 1.13's log_softmax kernel for a dim that is not the last calls itself this.
     CHECK_THROWS_WITH(make({2, 2}, {1, 0, 1, 1}, kInt).log_softmax(0),
-                      "\"log_softmax_kernel_impl\" not implemented for 'Int'");
+                      "\"softmax_kernel_impl\" not implemented for 'Int'");
     CHECK_THROWS_WITH(tensorplay::softmax(make({}, {1}, kByte), 0),
                       "\"softmax_lastdim_kernel_impl\" not implemented for 'Byte'");
   }
@@ -267,6 +268,21 @@ TEST_CASE("softmax: 0-d and empty inputs", "[ops][softmax]") {
   CHECK(empty({0, 3}).softmax(1).sizes() == IntArrayRef({0, 3}));
   CHECK(empty({0, 3}).softmax(0).sizes() == IntArrayRef({0, 3}));
   CHECK(empty({2, 0}, dtype(kDouble)).log_softmax(1).dtype() == kDouble);
+  // An empty input is returned before the kernel looks at its dtype: any dtype, contiguous.
+  for (DType dt : {kLong, kBool, kByte, kInt}) {
+    for (int64_t dim : {0, 1}) {
+      const Tensor e = empty({2, 0}, dtype(dt)).softmax(dim);
+      CHECK(e.dtype() == dt);
+      CHECK(e.sizes() == IntArrayRef({2, 0}));
+      CHECK(e.strides() == IntArrayRef({1, 1}));
+      CHECK(empty({0, 3}, dtype(dt)).log_softmax(dim).strides() == IntArrayRef({3, 1}));
+    }
+  }
+  CHECK(empty({3, 0}, dtype(kLong)).t().softmax(1).strides() == IntArrayRef({3, 1}));
+  CHECK(empty({2, 0}, dtype(kLong)).softmax(1, kFloat).dtype() == kFloat);
+  // ...but its dim is still checked.
+  CHECK_THROWS_WITH(empty({2, 0}, dtype(kLong)).softmax(2),
+                    "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
   CHECK(make({1, 3}, {1, 2, 3}).softmax(0).sum().item<double>() == 3.0);  // lines of one: 1s
 }
 

@@ -312,3 +312,28 @@ TEST_CASE("zero-size and 0-d iterations", "[ops][tensor_iterator]") {
   s.for_each([&](char**, const int64_t*, int64_t n) { total += n; });
   CHECK(total == 1);
 }
+
+TEST_CASE("allocated outputs take PyTorch's layout, empty shapes included",
+          "[ops][tensor_iterator]") {
+  auto out_strides = [](const Tensor& a, const Tensor& b) {
+    auto it = TensorIteratorConfig().add_output(Tensor()).add_input(a).add_input(b).build();
+    return S(it.output().strides().begin(), it.output().strides().end());
+  };
+  Tensor base = empty({6});
+  // Same shape and contiguous (every empty tensor is): contiguous, whatever the strides.
+  const Tensor et = view_of(base, {2, 0, 3}, {1, 2, 2});  // zeros(3, 0, 2).permute(2, 1, 0)
+  CHECK(out_strides(et, et) == S{3, 3, 1});
+  CHECK(out_strides(view_of(base, {4, 0, 6}, {30, 6, 1}), view_of(base, {4, 0, 6}, {30, 6, 1})) ==
+        S{6, 6, 1});
+  const Tensor odd = view_of(base, {1, 3}, {7, 1});  // contiguous, size-1 dim with stride 7
+  CHECK(out_strides(odd, odd) == S{3, 1});
+  // Otherwise the dimension order: row-major gives contiguous strides; any other order
+  // multiplies the sizes as they are, so dims laid out past a zero-size one get stride 0
+  // (PyTorch: torch.zeros(3, 0, 2).permute(2, 1, 0) + torch.tensor(1.) has strides (1, 2, 0)).
+  const Tensor scalar = empty({});
+  CHECK(out_strides(et, scalar) == S{1, 2, 0});
+  CHECK(out_strides(view_of(base, {0, 4}, {1, 1}), scalar) == S{1, 0});
+  CHECK(out_strides(view_of(base, {2, 0, 3}, {3, 3, 1}), scalar) == S{3, 3, 1});
+  CHECK(out_strides(view_of(base, {3, 1}, {1, 7}), scalar) == S{1, 3});
+  CHECK(out_strides(view_of(base, {3, 2}, {1, 3}), scalar) == S{1, 3});  // non-empty: unchanged
+}

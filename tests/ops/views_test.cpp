@@ -4,6 +4,7 @@
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/ops/as_strided.hpp>
 #include <tensorplay/ops/copy.hpp>
+#include <tensorplay/ops/factories.hpp>  // tensor(): index and start tensors
 #include <tensorplay/ops/views.hpp>
 
 #include <catch2/catch.hpp>
@@ -338,7 +339,7 @@ TEST_CASE("detach and detach_", "[ops][views]") {
   CHECK(a._version() == 0);
 
   Tensor v = a[0];
-  CHECK_THROWS_WITH(v.detach_(), "Can't detach views in-place. Use detach() instead.");
+  CHECK_THROWS_WITH(v.detach_(), Catch::StartsWith("Can't detach views in-place. Use detach() instead. If you are using"));
   Tensor al = a.alias();
   CHECK(al.is_view());
   CHECK(vec(al.sizes()) == I{2, 3});
@@ -1039,4 +1040,278 @@ TEST_CASE("ranks above the inline limit go through the heap path", "[ops][views]
   CHECK(b.squeeze(I{0, 69, 35}).dim() == 67);
   CHECK_THROWS_WITH(b.squeeze(I{69, -1}), "dim 69 appears multiple times in the list of dims");
   CHECK(b.movedim(69, 0).dim() == 70);
+}
+
+// ============================================================================================
+// tensor_split, hsplit, vsplit, dsplit; narrow with a tensor start; the free functions
+// ============================================================================================
+
+namespace {
+// (size along dim, storage offset) of each piece.
+std::vector<std::pair<int64_t, int64_t>> pieces(const std::vector<Tensor>& ts, int64_t dim) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const Tensor& t : ts) out.emplace_back(t.size(dim), t.storage_offset());
+  return out;
+}
+using P = std::vector<std::pair<int64_t, int64_t>>;
+}  // namespace
+
+TEST_CASE("tensor_split by sections and by indices (values from torch 1.13)", "[ops][views]") {
+  Tensor x = arange_f({7, 2});
+  // The first size % sections pieces are one longer.
+  CHECK(pieces(x.tensor_split(3), 0) == P{{3, 0}, {2, 6}, {2, 10}});
+  CHECK(pieces(x.tensor_split(3, 1), 1) == P{{1, 0}, {1, 1}, {0, 2}});
+  CHECK(pieces(x.tensor_split(9), 0).size() == 9);
+  CHECK(pieces(x.tensor_split(9), 0).back() == std::pair<int64_t, int64_t>{0, 14});
+  // Indices are slice bounds: clamped, and out of order gives an empty piece.
+  CHECK(pieces(x.tensor_split({1, 5}), 0) == P{{1, 0}, {4, 2}, {2, 10}});
+  CHECK(pieces(x.tensor_split({5, 1}), 0) == P{{5, 0}, {0, 10}, {6, 2}});
+  CHECK(pieces(x.tensor_split({-1, 9}), 0) == P{{6, 0}, {1, 12}, {0, 14}});
+  CHECK(pieces(x.tensor_split(I{}), 0) == P{{7, 0}});
+  const auto parts = x.tensor_split(2, -1);
+  CHECK(values(parts[1]) == V{1, 3, 5, 7, 9, 11, 13});
+  CHECK(parts[0].is_alias_of(x));
+  // A tensor argument: 0-d is a number of sections, 1-d a list of indices.
+  CHECK(pieces(x.tensor_split(tensor(int64_t{3})), 0) == P{{3, 0}, {2, 6}, {2, 10}});
+  CHECK(pieces(x.tensor_split(tensor({1, 3})), 0) == P{{1, 0}, {2, 2}, {4, 6}});
+  CHECK(pieces(x.tensor_split(tensor({0, 1, 2, 3}).slice(0, 1, 4, 2)), 0) ==
+        P{{1, 0}, {2, 2}, {4, 6}});  // a strided index tensor
+  CHECK(pieces(tensor_split(x, 3), 0) == pieces(x.tensor_split(3), 0));
+  CHECK(pieces(tensor_split(x, {1, 5}, 0), 0) == pieces(x.tensor_split({1, 5}), 0));
+  CHECK(pieces(tensor_split(x, tensor({2})), 0) == P{{2, 0}, {5, 4}});
+
+  CHECK_THROWS_WITH(x.tensor_split(0), "number of sections must be larger than 0, got 0");
+  CHECK_THROWS_WITH(x.tensor_split(-1), "number of sections must be larger than 0, got -1");
+  CHECK_THROWS_AS(x.tensor_split(2, 2), IndexError);
+  CHECK_THROWS_WITH(x.tensor_split(2, 2),
+                    "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  CHECK_THROWS_WITH(x.tensor_split(I{1}, -3),
+                    "Dimension out of range (expected to be in range of [-2, 1], but got -3)");
+  const char* zero_dim =
+      "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims";
+  CHECK_THROWS_WITH(arange_f({}).tensor_split(2), zero_dim);
+  CHECK_THROWS_WITH(arange_f({}).tensor_split(I{1}), zero_dim);
+  CHECK_THROWS_WITH(arange_f({}).tensor_split(tensor({1})), zero_dim);
+  CHECK_THROWS_WITH(x.tensor_split(tensor({1.0, 3.0})),
+                    "tensor_split expected tensor_indices_or_sections to have dtype of long, but "
+                    "got Float");
+  CHECK_THROWS_WITH(x.tensor_split(tensor(3, dtype(kInt))),
+                    "tensor_split expected tensor_indices_or_sections to have dtype of long, but "
+                    "got Int");
+  CHECK_THROWS_WITH(x.tensor_split(tensor({{1, 3}})),
+                    "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                    "one-dimensional tensor, but got a tensor with 2 dims");
+}
+
+TEST_CASE("hsplit, vsplit, dsplit", "[ops][views]") {
+  Tensor x = arange_f({7, 2});
+  CHECK(pieces(x.hsplit(2), 1) == P{{1, 0}, {1, 1}});
+  CHECK(pieces(x.hsplit(I{1}), 1) == P{{1, 0}, {1, 1}});
+  CHECK(pieces(x.hsplit({1}), 1) == P{{2, 0}});  // braces around one number: one section
+  CHECK(pieces(x[0].hsplit(2), 0) == P{{1, 0}, {1, 1}});  // a 1-d tensor splits along dim 0
+  CHECK(pieces(x.vsplit(7), 0).size() == 7);
+  CHECK(pieces(x.vsplit({2, 3}), 0) == P{{2, 0}, {1, 4}, {4, 6}});
+  Tensor y = x.unsqueeze(0);
+  CHECK(pieces(y.dsplit(2), 2) == P{{1, 0}, {1, 1}});
+  CHECK(pieces(y.dsplit(I{1}), 2) == P{{1, 0}, {1, 1}});
+  CHECK(pieces(hsplit(x, 2), 1) == pieces(x.hsplit(2), 1));
+  CHECK(pieces(hsplit(x, I{1}), 1) == pieces(x.hsplit(I{1}), 1));
+  CHECK(pieces(vsplit(x, 7), 0) == pieces(x.vsplit(7), 0));
+  CHECK(pieces(vsplit(x, {2, 3}), 0) == pieces(x.vsplit({2, 3}), 0));
+  CHECK(pieces(dsplit(y, 2), 2) == pieces(y.dsplit(2), 2));
+  CHECK(pieces(dsplit(y, I{1}), 2) == pieces(y.dsplit(I{1}), 2));
+
+  CHECK_THROWS_WITH(x.hsplit(3),
+                    "torch.hsplit attempted to split along dimension 1, but the size of the "
+                    "dimension 2 is not divisible by the split_size 3!");
+  CHECK_THROWS_WITH(x.hsplit(0),
+                    "torch.hsplit attempted to split along dimension 1, but the size of the "
+                    "dimension 2 is not divisible by the split_size 0!");
+  CHECK_THROWS_WITH(x.vsplit(2),
+                    "torch.vsplit attempted to split along dimension 0, but the size of the "
+                    "dimension 7 is not divisible by the split_size 2!");
+  CHECK_THROWS_WITH(y.dsplit(0),
+                    "torch.dsplit attempted to split along dimension 2, but the size of the "
+                    "dimension 2 is not divisible by the split_size 0!");
+  CHECK_THROWS_WITH(x.hsplit(-1), "number of sections must be larger than 0, got -1");
+  CHECK_THROWS_WITH(arange_f({}).hsplit(2),
+                    "torch.hsplit requires a tensor with at least 1 dimension, but got a tensor "
+                    "with 0 dimensions!");
+  CHECK_THROWS_WITH(arange_f({}).hsplit(I{1}),
+                    "torch.hsplit requires a tensor with at least 1 dimension, but got a tensor "
+                    "with 0 dimensions!");
+  CHECK_THROWS_WITH(x[0].vsplit(2),
+                    "torch.vsplit requires a tensor with at least 2 dimension, but got a tensor "
+                    "with 1 dimensions!");
+  CHECK_THROWS_WITH(x[0].vsplit(I{1}),
+                    "torch.vsplit requires a tensor with at least 2 dimension, but got a tensor "
+                    "with 1 dimensions!");
+  CHECK_THROWS_WITH(x.dsplit(2),
+                    "torch.dsplit requires a tensor with at least 3 dimension, but got a tensor "
+                    "with 2 dimensions!");
+  CHECK_THROWS_WITH(x.dsplit(I{1}),
+                    "torch.dsplit requires a tensor with at least 3 dimension, but got a tensor "
+                    "with 2 dimensions!");
+}
+
+TEST_CASE("narrow: a bad start is libtorch 1.13's IndexError; a tensor start", "[ops][views]") {
+  Tensor x = arange_f({3, 4});
+  // libtorch 1.13 wraps start as a dim (later versions say "start out of range").
+  CHECK_THROWS_AS(x.narrow(0, 4, 0), IndexError);
+  CHECK_THROWS_WITH(x.narrow(0, 4, 0),
+                    "Dimension out of range (expected to be in range of [-3, 2], but got 4)");
+  CHECK_THROWS_AS(narrow(x, 0, -4, 1), IndexError);
+  CHECK(values(x.narrow(0, tensor(int64_t{1}), 1)) == V{4, 5, 6, 7});
+  CHECK(values(x.narrow(1, tensor(-1, dtype(kInt)), 1)) == V{3, 7, 11});
+  CHECK(values(narrow(x, 0, tensor(int64_t{2}), 1)) == V{8, 9, 10, 11});
+  CHECK(x.narrow(0, tensor(int64_t{1}), 1).is_alias_of(x));
+  const char* msg = "start must be an 0-dim integral Tensor.";
+  CHECK_THROWS_WITH(x.narrow(0, tensor(1.0), 1), msg);
+  CHECK_THROWS_WITH(x.narrow(0, tensor({1}), 1), msg);
+  CHECK_THROWS_WITH(narrow(x, 0, tensor(true), 1), msg);
+  CHECK_THROWS_AS(x.narrow(0, tensor(int64_t{9}), 1), IndexError);
+}
+
+TEST_CASE("free functions: libtorch's at:: spellings of the view methods", "[ops][views]") {
+  Tensor a = arange_f({2, 3, 4});
+  const auto same = [](const Tensor& x, const Tensor& y) {
+    return x.sizes() == y.sizes() && x.strides() == y.strides() &&
+           x.storage_offset() == y.storage_offset() && x.is_alias_of(y);
+  };
+  CHECK(same(alias(a), a.alias()));
+  CHECK(same(as_strided(a, {2, 2}, {1, 2}, 1), a.as_strided({2, 2}, {1, 2}, 1)));
+  CHECK(same(as_strided(a, {3}, {2}), a.as_strided({3}, {2})));
+  CHECK(same(select(a, 1, -1), a.select(1, -1)));
+  CHECK(same(slice(a, 2, 1, 4, 2), a.slice(2, 1, 4, 2)));
+  CHECK(same(slice(a), a.slice()));
+  CHECK(same(narrow(a, 2, 1, 2), a.narrow(2, 1, 2)));
+  CHECK(same(reshape(a, {6, 4}), a.reshape({6, 4})));
+  CHECK(same(transpose(a, 0, 2), a.transpose(0, 2)));
+  CHECK(same(swapdims(a, 0, 1), a.swapdims(0, 1)));
+  CHECK(same(swapaxes(a, 1, 2), a.swapaxes(1, 2)));
+  CHECK(same(t(a[0]), a[0].t()));
+  CHECK(same(permute(a, {2, 0, 1}), a.permute({2, 0, 1})));
+  CHECK(same(movedim(a, {0, 1}, {2, 0}), a.movedim({0, 1}, {2, 0})));
+  CHECK(same(movedim(a, 0, -1), a.movedim(0, -1)));
+  CHECK(same(moveaxis(a, {0}, {1}), a.moveaxis({0}, {1})));
+  CHECK(same(moveaxis(a, 2, 0), a.moveaxis(2, 0)));
+  Tensor u = arange_f({2, 1, 3, 1});
+  CHECK(same(squeeze(u), u.squeeze()));
+  CHECK(same(squeeze(u, 1), u.squeeze(1)));
+  CHECK(same(squeeze(u, I{1, 3}), u.squeeze(I{1, 3})));
+  CHECK(same(unsqueeze(a, 3), a.unsqueeze(3)));
+  CHECK(same(flatten(a), a.flatten()));
+  CHECK(same(flatten(a, 1), a.flatten(1)));
+  CHECK(same(unflatten(a, 2, {2, 2}), a.unflatten(2, {2, 2})));
+  CHECK(same(diagonal(a), a.diagonal()));
+  CHECK(same(diagonal(a, 1, 1, 2), a.diagonal(1, 1, 2)));
+  Tensor& d = detach_(u);
+  CHECK(&d == &u);
+  CHECK(same(detach(a), a));
+  const auto all_same = [&](const std::vector<Tensor>& x, const std::vector<Tensor>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (!same(x[i], y[i])) return false;
+    }
+    return true;
+  };
+  CHECK(all_same(split(a, 2, 2), a.split(2, 2)));
+  CHECK(all_same(split(a, {1, 3}, 2), a.split({1, 3}, 2)));
+  CHECK(all_same(split(a, 1), a.split(1)));
+  CHECK(all_same(split_with_sizes(a, {2, 1}, 1), a.split_with_sizes({2, 1}, 1)));
+  CHECK(all_same(chunk(a, 2, -1), a.chunk(2, -1)));
+  CHECK(all_same(unbind(a), a.unbind()));
+  CHECK(all_same(unbind(a, 1), a.unbind(1)));
+  // In place through the free function: self itself changes.
+  Tensor b = arange_f({2, 3});
+  const Tensor& r = as_strided_(b, {3, 2}, {1, 3});
+  CHECK(&r == &b);
+  CHECK(vec(b.strides()) == I{1, 3});
+  // Errors are the methods' own.
+  CHECK_THROWS_WITH(select(a, 0, 2),
+                    "select(): index 2 out of range for tensor of size [2, 3, 4] at dimension 0");
+  CHECK_THROWS_AS(transpose(a, 0, 3), IndexError);
+}
+
+// Overflow: kHuge's product overflows int64; kBig's numel (2^61) fits but its float64 bytes do
+// not. A view of stride-0 dims reaches one element however many it repeats, so kBig views are
+// legal (as in PyTorch) and kHuge ones are refused by numel.
+namespace {
+constexpr int64_t k29 = int64_t{1} << 29, k32 = int64_t{1} << 32, k62 = int64_t{1} << 62;
+const std::vector<int64_t> kBig{2, 4, k29, k29};
+const std::vector<int64_t> kHuge{k32, k32};
+const char* const kNumelMsg = "numel: integer multiplication overflow";
+}  // namespace
+
+TEST_CASE("as_strided: element and byte counts beyond int64", "[ops][views]") {
+  Tensor d = zeros({1}, kDouble);
+  CHECK_THROWS_MATCHES(d.as_strided(kHuge, {0, 0}), Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(d.as_strided_(kHuge, {0, 0}), Error, Catch::Message(kNumelMsg));
+  CHECK(d.as_strided(kBig, {0, 0, 0, 0}).numel() == int64_t{1} << 61);
+  CHECK_THROWS_MATCHES(d.as_strided(kBig, {1, 1, 1, 1}), Error,
+                       Catch::Message("setStorage: sizes [2, 4, 536870912, 536870912], strides "
+                                      "[1, 1, 1, 1], storage offset 0, and itemsize 8 requiring "
+                                      "a storage size of 8589934616 are out of bounds for "
+                                      "storage of size 8"));
+  // The offset's bytes overflow (PyTorch's check wraps here and lets the view through).
+  CHECK_THROWS_MATCHES(d.as_strided({1}, {1}, int64_t{1} << 61), Error,
+                       Catch::Message("Storage size calculation overflowed with sizes=[1] and "
+                                      "strides=[1]"));
+  // No element, nothing reached: overflowing strides and offsets pass, as in PyTorch.
+  CHECK(d.as_strided({0, k62}, {k62, 4}).numel() == 0);
+  CHECK(d.as_strided({0}, {1}, k62).numel() == 0);
+}
+
+TEST_CASE("expand: element counts beyond int64", "[ops][views]") {
+  Tensor d = zeros({1}, kDouble);
+  CHECK_THROWS_MATCHES(d.expand(kHuge), Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(zeros({3}).expand({k62, 3}), Error, Catch::Message(kNumelMsg));
+  // PyTorch's sticky rule: a 0 before the overflow gives an empty view, after it does not.
+  CHECK(d.expand({0, k32, k32}).numel() == 0);
+  CHECK_THROWS_MATCHES(d.expand({k32, k32, 0}), Error, Catch::Message(kNumelMsg));
+  Tensor big = d.expand(kBig);  // 2^64 bytes' worth of elements over 8 bytes
+  CHECK(big.numel() == int64_t{1} << 61);
+  CHECK(big.strides() == std::vector<int64_t>{0, 0, 0, 0});
+  CHECK(big.select(3, k29 - 1).select(2, k29 - 1).select(1, 3).select(0, 1).item<double>() == 0);
+}
+
+TEST_CASE("view and reshape: shapes whose product overflows int64", "[ops][views]") {
+  Tensor none = zeros({0});
+  // PyTorch's product wraps to 0, matches, and setting the sizes then fails.
+  CHECK_THROWS_MATCHES(none.view({k62, 4}), Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(none.view({k62, 4, 0}), Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(none.reshape({k62, 4}), Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(none.unflatten(0, {k62, 4}), Error, Catch::Message(kNumelMsg));
+  CHECK_THROWS_MATCHES(zeros({4}).unflatten(0, {k62, 4, -1}), Error,
+                       Catch::Message("unflatten: Provided sizes [4611686018427387904, 4, -1] "
+                                      "don't multiply up to the size of dim 0 (4) in the input "
+                                      "tensor"));
+  CHECK(none.view({0, k62, 4}).strides() == std::vector<int64_t>{0, 4, 1});  // torch's, wrapped
+  CHECK_THROWS_MATCHES(
+      zeros({4}).view({k62, 4, -1}), Error,
+      Catch::Message("shape '[4611686018427387904, 4, -1]' is invalid for input of size 4"));
+  CHECK_THROWS_MATCHES(
+      zeros({4}).reshape({k32, k32, -1}), Error,
+      Catch::Message("shape '[4294967296, 4294967296, -1]' is invalid for input of size 4"));
+  CHECK_THROWS_MATCHES(
+      zeros({4}).view(kHuge), Error,
+      Catch::Message("shape '[4294967296, 4294967296]' is invalid for input of size 4"));
+  // 2^61 float64 elements (expanded) view and reshape freely, -1 included.
+  Tensor big = zeros({1}, kDouble).expand({int64_t{1} << 61});
+  Tensor v = big.view({int64_t{1} << 60, 2});
+  CHECK(v.strides() == std::vector<int64_t>{0, 0});
+  Tensor r = big.reshape({int64_t{1} << 31, -1});
+  CHECK(r.sizes() == std::vector<int64_t>{int64_t{1} << 31, int64_t{1} << 30});
+  CHECK(r.is_alias_of(big));
+}
+
+TEST_CASE("unfold: window counts beyond int64 and huge steps", "[ops][views]") {
+  CHECK_THROWS_MATCHES(zeros({1}).expand({k62}).unfold(0, 4, 1), Error, Catch::Message(kNumelMsg));
+  Tensor w = zeros({1}, kDouble).expand({int64_t{1} << 61}).unfold(0, 2, 1);
+  CHECK(w.sizes() == std::vector<int64_t>{(int64_t{1} << 61) - 1, 2});
+  // stride * step overflows: one window, whose stride is never used, keeps the old one
+  // (PyTorch's product wraps and fails as a SymInt).
+  Tensor a = arange_f({2, 4}).unfold(0, 1, (int64_t{1} << 61) + 1);
+  CHECK(a.sizes() == std::vector<int64_t>{1, 4, 1});
+  CHECK(a.strides() == std::vector<int64_t>{4, 1, 4});
 }

@@ -130,6 +130,13 @@ struct Node : std::enable_shared_from_this<Node> {
       const noexcept {
     return retained_;
   }
+  // The tensor with this metadata got a new node (an in-place op): it retains that one's.
+  void remove_retain_grad(const AutogradMetaInterface* meta) {
+    std::erase_if(retained_, [meta](const auto& r) {
+      const std::shared_ptr<AutogradMetaInterface> m = r.second.lock();
+      return !m || m.get() == meta;
+    });
+  }
 
  protected:
   edge_list next_edges_;

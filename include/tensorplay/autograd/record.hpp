@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 
 #include <tensorplay/autograd/functions/basic.hpp>
@@ -78,32 +79,81 @@ ViewFn transpose_backward(int64_t dim0, int64_t dim1);
 template <class = void>
 Tensor zero_grad_like(const Tensor& g);
 
-// The tensor's grad_fn. A view whose base was modified in place since its node was made gets a
-// new one (AsStridedBackward0 from the base's current history), as PyTorch regenerates it.
+// PyTorch's handle_view_on_rebase: a view made in no-grad or inference mode, or by a multi-view
+// op, cannot have its history rewritten. `indirect`: its base or a sibling view was modified
+// (found when grad_fn() regenerates), rather than the view itself.
+template <class = void>
+void handle_view_on_rebase(const TensorImpl* impl, bool indirect) {
+  const CreationMeta creation = impl->creation_meta();
+  if (creation == CreationMeta::DEFAULT) return;
+  const AutogradMeta* m = autograd_meta(impl);
+  const char* modified = indirect ? "its base or another view of its base has been" : "is being";
+  std::string msg;
+  if (m && m->grad_fn_) {
+    msg = tensorplay::detail::str_cat("Output ", m->output_nr_, " of ", m->grad_fn_->name(), " is a view and ", modified,
+              " modified inplace.");
+  } else if (creation == CreationMeta::INFERENCE_MODE) {
+    msg = tensorplay::detail::str_cat("A view was created in inference mode and ", modified, " modified inplace in normal mode.");
+  } else {
+    msg = tensorplay::detail::str_cat("A view was created in no_grad mode and ", modified,
+              " modified inplace with grad mode enabled.");
+  }
+  if (creation == CreationMeta::MULTI_OUTPUT_NODE) {
+    msg += " This view is the output of a function that returns multiple views. Such functions do "
+           "not allow the output views to be modified inplace. You should replace the inplace "
+           "operation by an out-of-place one.";
+  } else {
+    const char* block = creation == CreationMeta::NO_GRAD_MODE ? "no_grad" : "inference_mode";
+    msg += tensorplay::detail::str_cat(" Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+               "clarify your code by moving both the view and the inplace either both inside the ",
+               block, " block (if you don't want the inplace to be tracked) or both outside (if you "
+               "want the inplace to be tracked).");
+  }
+  throw Error(msg);
+}
+
+// retain_grad() follows a tensor to its new node after an in-place op (PyTorch's
+// update_tensor_hooks_on_new_gradfn): .grad is the gradient of the newest value.
+inline void move_retained_grad(TensorImpl* impl, AutogradMeta& m, const std::shared_ptr<Node>& fn,
+                               uint32_t nr) {
+  if (!m.retains_grad_ || !m.grad_fn_ || m.grad_fn_ == fn) return;
+  m.grad_fn_->remove_retain_grad(&m);
+  fn->add_retain_grad(nr, std::weak_ptr<AutogradMetaInterface>(impl->autograd_meta()));
+}
+
+// The tensor's grad_fn. A view whose version moved since its node was made (an in-place write
+// through it, its base or a sibling view) gets a new one, AsStridedBackward0 from the base's
+// current history, as PyTorch regenerates it; a view that has none and whose base does not
+// require grad has none.
 template <class = void>
 const std::shared_ptr<Node>& grad_fn(const TensorImpl* impl) {
   static const std::shared_ptr<Node> none;
   AutogradMeta* m = autograd_meta(impl);
-  if (!m) return none;
-  if (m->is_view_) {
-    const uint32_t version = impl->version_counter().current_version();
-    if (version != m->attr_version_) {
-      m->attr_version_ = version;
-      const Tensor& base = m->base_;
-      if (base.requires_grad()) {
-        auto node = std::make_shared<ViewBackward>(
-            "AsStridedBackward0",
-            as_strided_grad(base, impl->sizes(), impl->strides(), impl->storage_offset()));
-        const TensorImpl* bi = base.unsafeGetTensorImpl();
-        AutogradMeta* bm = autograd_meta(bi);
-        node->add_next_edge(bm->grad_fn_ ? Edge(grad_fn(bi), bm->output_nr_)
-                                         : Edge(grad_accumulator(base), 0));
-        m->output_nr_ = node->add_input_metadata(impl->sizes(), impl->dtype());
-        m->grad_fn_ = std::move(node);
-      }
-    }
+  if (!impl->is_view()) return m ? m->grad_fn_ : none;
+  const TensorImpl* bi = impl->view_base().get();
+  if ((!m || !m->grad_fn_) && !bi->requires_grad()) return m ? m->grad_fn_ : none;
+  const uint32_t version = impl->version_counter().current_version();
+  if (version == (m ? m->attr_version_ : impl->view_version())) return m ? m->grad_fn_ : none;
+  handle_view_on_rebase(impl, /*indirect=*/true);
+  AutogradMeta& vm = materialize_autograd_meta(const_cast<TensorImpl*>(impl));
+  const Tensor base(impl->view_base());
+  auto node = std::make_shared<ViewBackward>(
+      "AsStridedBackward0",
+      as_strided_grad(base, impl->sizes(), impl->strides(), impl->storage_offset()));
+  const AutogradMeta* bm = autograd_meta(bi);
+  if (bm && bm->grad_fn_) {
+    node->add_next_edge(Edge(bm->grad_fn_, bm->output_nr_));
+  } else if (bm && bm->requires_grad_) {
+    node->add_next_edge(Edge(grad_accumulator(base), 0));
+  } else {
+    node->add_next_edge(Edge());
   }
-  return m->grad_fn_;
+  const uint32_t nr = node->add_input_metadata(impl->sizes(), impl->dtype());
+  move_retained_grad(const_cast<TensorImpl*>(impl), vm, node, nr);
+  vm.output_nr_ = nr;
+  vm.grad_fn_ = std::move(node);
+  vm.attr_version_ = version;
+  return vm.grad_fn_;
 }
 
 // Where a gradient for `t` goes: its grad_fn (and which output of it `t` is), a leaf's
@@ -112,10 +162,11 @@ template <class = void>
 Edge gradient_edge(const Tensor& t) {
   if (!t.defined()) return Edge();
   const TensorImpl* impl = t.unsafeGetTensorImpl();
-  AutogradMeta* m = autograd_meta(impl);
-  if (!m) return Edge();
-  if (const std::shared_ptr<Node>& fn = grad_fn(impl)) return Edge(fn, m->output_nr_);
-  if (m->requires_grad_) return Edge(grad_accumulator(t), 0);
+  // A view without metadata may still have a node to regenerate (its base was modified).
+  if (!autograd_meta(impl) && !impl->is_view()) return Edge();
+  if (const std::shared_ptr<Node>& fn = grad_fn(impl)) return Edge(fn, autograd_meta(impl)->output_nr_);
+  const AutogradMeta* m = autograd_meta(impl);
+  if (m && m->requires_grad_) return Edge(grad_accumulator(t), 0);
   return Edge();
 }
 
@@ -146,31 +197,43 @@ void set_history(const Tensor& out, const std::shared_ptr<Node>& fn) {
   const uint32_t nr = fn->add_input_metadata(out);
   if (!tensorplay::is_floating_point(impl->dtype())) return;
   AutogradMeta& m = materialize_autograd_meta(impl);
+  move_retained_grad(impl, m, fn, nr);
   m.grad_fn_ = fn;
   m.output_nr_ = nr;
-  if (m.is_view_) m.attr_version_ = impl->version_counter().current_version();
+  if (impl->is_view()) m.attr_version_ = impl->version_counter().current_version();
 }
 
-// Before an in-place write into `self` (or an out= write): PyTorch's refusals.
-inline void check_inplace(const TensorImpl* impl) {
+// Before an in-place write into `self` (or an out= write): PyTorch's refusals. `records`: the
+// op will record a node (grad mode on and some operand requires grad); only then do the leaf
+// and view rules apply, as in PyTorch's check_inplace.
+template <class = void>
+void check_inplace(const TensorImpl* impl, bool records) {
   TP_CHECK(!impl->is_inference() || InferenceMode::is_enabled(),
            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
            "a clone to get a normal tensor before doing inplace update.See "
            "https://github.com/pytorch/rfcs/pull/17 for more details.");
-  if (!GradMode::is_enabled()) return;
-  const AutogradMeta* m = autograd_meta(impl);
-  if (!m) return;
-  if (m->is_view_) {
-    const AutogradMeta* bm = autograd_meta(m->base_.unsafeGetTensorImpl());
-    TP_CHECK(!(bm && bm->requires_grad_ && !bm->grad_fn_),
+  if (!records || !GradMode::is_enabled()) return;
+  if (impl->is_view()) handle_view_on_rebase(impl, /*indirect=*/false);
+  if (!impl->requires_grad()) return;
+  if (impl->is_view()) {
+    // A view of a base with history is not a leaf (its node is the base's, regenerated), so
+    // only the base decides here; the root base is never itself a view.
+    const AutogradMeta* bm = autograd_meta(impl->view_base().get());
+    TP_CHECK(bm && bm->grad_fn_,
              "a view of a leaf Variable that requires grad is being used in an in-place "
              "operation.");
-  } else {
-    TP_CHECK(!(m->requires_grad_ && !m->grad_fn_),
-             "a leaf Variable that requires grad is being used in an in-place operation.");
+    return;
   }
+  const AutogradMeta* m = autograd_meta(impl);
+  TP_CHECK(m && m->grad_fn_,
+           "a leaf Variable that requires grad is being used in an in-place operation.");
 }
-inline void check_inplace(const Tensor& self) { check_inplace(self.unsafeGetTensorImpl()); }
+// A write into a caller's tensor by the iteration engine (in-place and out= ops): it records
+// when the tensor itself requires grad (other operands are checked by the recording wrapper).
+template <class = void>
+void check_inplace(const Tensor& self) {
+  check_inplace(self.unsafeGetTensorImpl(), self.requires_grad());
+}
 
 // out= variants do not record: refuse inputs that require grad, as PyTorch does.
 template <class... Ts>
@@ -181,25 +244,25 @@ void check_out_no_grad(const char* op, const Ts&... inputs) {
 }
 
 // After an in-place op recorded `fn` (whose first edge is self's previous history): self's new
-// history. Through a view, the base takes a CopySlices node and the view's node is remade
-// from the base's.
+// history. Through a view, the base takes a CopySlices node (whether or not it required grad
+// before: an in-place op with a grad-requiring operand gives the base history) and the view's
+// node is remade from the base's.
 template <class = void>
 void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn) {
   TensorImpl* impl = self.unsafeGetTensorImpl();
-  AutogradMeta* m = autograd_meta(impl);
-  if (!m || !m->is_view_) return set_history(self, fn);
-  const Tensor base = m->base_;
+  if (!impl->is_view()) return set_history(self, fn);
+  const Tensor base(impl->view_base());
   auto copy_slices = std::make_shared<CopySlicesT<>>(base, self, fn);
   copy_slices->add_next_edge(gradient_edge(base));
   for (std::size_t i = 1; i < fn->num_outputs(); ++i) copy_slices->add_next_edge(fn->next_edge(i));
   set_history(base, copy_slices);
-  m->attr_version_ = impl->version_counter().current_version() - 1;  // stale: remade on use
-  m->grad_fn_.reset();
+  AutogradMeta& m = materialize_autograd_meta(impl);
+  m.attr_version_ = impl->version_counter().current_version() - 1;  // stale: remade now
   (void)grad_fn(impl);
 }
 
-// A view op's history: `view` aliases `self`, `backward` maps the view's gradient to self's.
-// Views are tracked only when `self` requires grad (views of tensors that do not are plain).
+// A view op's history when `self` requires grad: `backward` maps the view's gradient to
+// self's. (Every view knows its base already; see make_alias.)
 template <class = void>
 void record_view(const Tensor& view, const Tensor& self, const char* name, ViewFn backward) {
   if (!GradMode::is_enabled() || !self.requires_grad()) return;
@@ -207,9 +270,6 @@ void record_view(const Tensor& view, const Tensor& self, const char* name, ViewF
   node->add_next_edge(gradient_edge(self));
   TensorImpl* vi = view.unsafeGetTensorImpl();
   AutogradMeta& vm = materialize_autograd_meta(vi);
-  const AutogradMeta* sm = autograd_meta(self.unsafeGetTensorImpl());
-  vm.is_view_ = true;
-  vm.base_ = sm->is_view_ ? sm->base_ : self;
   vm.attr_version_ = vi->version_counter().current_version();
   vm.output_nr_ = node->add_input_metadata(view);
   vm.grad_fn_ = std::move(node);
@@ -272,8 +332,11 @@ template <class NodeT, class Compute, class SaveBefore, class SaveAfter, class..
 const Tensor& differentiable_inplace(const Tensor& self, const Compute& compute,
                                      const SaveBefore& save_before, const SaveAfter& save_after,
                                      const Ts&... others) {
-  check_inplace(self);
-  std::shared_ptr<NodeT> fn = make_node<NodeT>(self, others...);
+  // An integral or bool self cannot carry a gradient: such a write neither records nor is
+  // refused by the autograd rules (PyTorch's copy_: requires_grad &= isDifferentiableType).
+  const bool records = any_requires_grad(self, others...) && is_floating_point(self.dtype());
+  check_inplace(self.unsafeGetTensorImpl(), records);
+  std::shared_ptr<NodeT> fn = records ? make_node<NodeT>(self, others...) : nullptr;
   if (!fn) {
     compute();
     return self;

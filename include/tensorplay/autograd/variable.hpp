@@ -33,8 +33,12 @@ const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const {
   return autograd::detail::grad_fn(impl("grad_fn"));
 }
 
-inline bool Tensor::is_leaf() const {
-  const AutogradMeta* m = detail::autograd_meta(impl("is_leaf"));
+// A view's node may need regenerating first (its base was modified in place since).
+template <class>
+bool Tensor::is_leaf() const {
+  const TensorImpl* self = impl("is_leaf");
+  if (self->is_view()) return autograd::detail::grad_fn(self) == nullptr;
+  const AutogradMeta* m = detail::autograd_meta(self);
   return !m || !m->grad_fn_;
 }
 
@@ -57,9 +61,9 @@ inline int64_t Tensor::output_nr() const {
   return m ? m->output_nr_ : 0;
 }
 
-inline const Tensor& Tensor::_base() const {
-  const AutogradMeta* m = detail::autograd_meta(impl("_base"));
-  return m && m->is_view_ ? m->base_ : detail::undefined_tensor();
+inline Tensor Tensor::_base() const {
+  const TensorImpl* self = impl("_base");
+  return self->is_view() ? Tensor(self->view_base()) : Tensor();
 }
 
 // A non-leaf keeps the gradient that reaches it in .grad (a leaf always does).

@@ -31,11 +31,9 @@ struct AutogradMeta final : AutogradMetaInterface {
   uint32_t output_nr_ = 0;
   bool requires_grad_ = false;  // a leaf's flag; a non-leaf requires grad through grad_fn_
   bool retains_grad_ = false;
-  // Differentiable views (PyTorch's DifferentiableViewMeta): the root base, and the base's
-  // version when grad_fn_ was last computed (an in-place op through another view of the same
-  // base moves it; grad_fn() then regenerates this view's node from the base's history).
-  bool is_view_ = false;
-  Tensor base_;
+  // For a view (TensorImpl::view_base() holds its root base): the version when grad_fn_ was
+  // last computed. An in-place op through another view of the same base moves the shared
+  // version; grad_fn() then regenerates this view's node from the base's history.
   uint32_t attr_version_ = 0;
 
   bool requires_grad() const override { return requires_grad_ || grad_fn_ != nullptr; }
@@ -45,8 +43,14 @@ namespace detail {
 inline AutogradMeta* autograd_meta(const TensorImpl* impl) noexcept {
   return static_cast<AutogradMeta*>(impl->autograd_meta().get());
 }
+// A view's metadata starts from the version the view was made at: its (absent) history was
+// current then.
 inline AutogradMeta& materialize_autograd_meta(TensorImpl* impl) {
-  if (!impl->autograd_meta()) impl->set_autograd_meta(std::make_shared<AutogradMeta>());
+  if (!impl->autograd_meta()) {
+    auto meta = std::make_shared<AutogradMeta>();
+    if (impl->is_view()) meta->attr_version_ = impl->view_version();
+    impl->set_autograd_meta(std::move(meta));
+  }
   return *autograd_meta(impl);
 }
 }  // namespace detail
@@ -54,7 +58,7 @@ inline AutogradMeta& materialize_autograd_meta(TensorImpl* impl) {
 inline const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   TensorImpl* self = impl("requires_grad_");
   TP_CHECK(!requires_grad || tensorplay::is_floating_point(self->dtype()),
-           "only Tensors of floating point dtype can require gradients");
+           "Only Tensors of floating point and complex dtype can require gradients");
   AutogradMeta* meta = detail::autograd_meta(self);
   if (meta && meta->grad_fn_) {
     TP_CHECK(requires_grad,

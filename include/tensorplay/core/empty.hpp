@@ -3,55 +3,16 @@
 
 #include <cstdint>
 #include <functional>
-#include <limits>
 #include <optional>
 #include <utility>
 
 #include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/device_policy.hpp>
+#include <tensorplay/core/safe_math.hpp>
 #include <tensorplay/core/tensor.hpp>
 
 namespace tensorplay {
 namespace detail {
-
-// Bytes a strided geometry reaches: itemsize * (1 + sum((size-1)*stride)), 0 if any size is 0
-// (c10's computeStorageNbytes). Negative sizes/strides and overflow are rejected.
-inline std::size_t storage_nbytes(IntArrayRef sizes, IntArrayRef strides, std::size_t itemsize,
-                                  int64_t storage_offset = 0) {
-  TP_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape: sizes ",
-           sizes, " strides ", strides);
-  uint64_t last = 0;
-  bool overflow = false;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    TP_CHECK(sizes[i] >= 0, "Trying to create tensor with negative dimension ", sizes[i], ": ",
-             sizes);
-    TP_CHECK(strides[i] >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", strides);
-    if (sizes[i] == 0) return 0;
-    uint64_t term = 0;
-    overflow |= __builtin_mul_overflow(static_cast<uint64_t>(sizes[i] - 1),
-                                       static_cast<uint64_t>(strides[i]), &term);
-    overflow |= __builtin_add_overflow(last, term, &last);
-  }
-  uint64_t n = 0;
-  overflow |= __builtin_add_overflow(last, static_cast<uint64_t>(storage_offset) + 1, &n);
-  overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(itemsize), &n);
-  TP_CHECK(!overflow && n <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()),
-           "Storage size calculation overflowed with sizes=", sizes, " and strides=", strides);
-  return static_cast<std::size_t>(n);
-}
-
-// Contiguous bytes for `sizes`, with the same checks.
-inline std::size_t contiguous_nbytes(IntArrayRef sizes, std::size_t itemsize) {
-  uint64_t n = itemsize;
-  bool overflow = false;
-  for (int64_t s : sizes) {
-    TP_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes);
-    overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
-  }
-  TP_CHECK(!overflow && n <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()),
-           "Storage size calculation overflowed with sizes=", sizes);
-  return static_cast<std::size_t>(n);
-}
 
 // The context of a from_blob storage with a std::function deleter (c10's
 // InefficientStdFunctionContext): the plain-function deleter calls it, then frees the context.
@@ -65,8 +26,11 @@ struct FunctionDeleterContext {
   }
 };
 
+// The caller has sized `storage` with storage_nbytes; stride-0 dims reach few bytes however
+// many elements they repeat, so numel is checked too (PyTorch's set_sizes_and_strides does).
 inline Tensor make_tensor(Storage storage, DType dtype, IntArrayRef sizes, IntArrayRef strides,
                           int64_t storage_offset = 0) {
+  safe_compute_numel(sizes);
   return Tensor(make_intrusive<TensorImpl>(std::move(storage), dtype, sizes, strides,
                                            storage_offset));
 }
@@ -118,7 +82,10 @@ inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
   return detail::finish_factory(detail::make_tensor(std::move(storage), dt, sizes, strides),
                                 options);
 }
+// The contiguous forms check numel first, as PyTorch's does (and the strides of sizes whose
+// product overflows would overflow too).
 inline Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {}) {
+  detail::safe_compute_numel(sizes);
   const auto strides = SizesAndStrides::compute_contiguous_strides(sizes);
   return from_blob(data, sizes, strides, options);
 }
@@ -129,6 +96,7 @@ inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
   const DType dt = options.dtype();
   // Checked before adopting the blob: on bad geometry the caller still owns it.
   const std::size_t nbytes = detail::storage_nbytes(sizes, strides, itemsize(dt));
+  detail::safe_compute_numel(sizes);
   auto* ctx = new detail::FunctionDeleterContext{data, std::move(deleter)};
   Storage storage(use_byte_size, nbytes,
                   DataPtr(data, ctx, &detail::FunctionDeleterContext::call, options.device()));
@@ -137,6 +105,7 @@ inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
 }
 inline Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
                         const TensorOptions& options = {}) {
+  detail::safe_compute_numel(sizes);
   const auto strides = SizesAndStrides::compute_contiguous_strides(sizes);
   return from_blob(data, sizes, strides, std::move(deleter), options);
 }

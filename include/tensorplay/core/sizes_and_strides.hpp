@@ -242,7 +242,8 @@ class SizesAndStrides {
     int64_t running = 1;
     for (std::size_t i = sizes.size(); i-- > 0;) {
       strides.push_back(running);
-      running *= std::max<int64_t>(sizes[i], 1);
+      // Wraps (defined) for sizes whose product overflows (numel 0 from a 0 elsewhere).
+      __builtin_mul_overflow(running, std::max<int64_t>(sizes[i], 1), &running);
     }
     std::reverse(strides.begin(), strides.end());
     return strides;

@@ -104,13 +104,15 @@ class Tensor {
   // The node that produced this tensor; null for leaves.
   template <class = void>
   const std::shared_ptr<autograd::Node>& grad_fn() const;
+  template <class = void>
   bool is_leaf() const;
   // Rebinds this tensor to new_data's bytes, dtype and geometry while it stays the same tensor:
   // its version counter, .grad, hooks and history are kept (Python's `x.data = y`).
   void set_data(const Tensor& new_data) const;
   int64_t output_nr() const;
-  // The tensor a differentiable view aliases; undefined for non-views.
-  const Tensor& _base() const;
+  // The root tensor a view aliases (the base of a view of a view is the root); undefined for
+  // non-views.
+  Tensor _base() const;
   template <class = void>
   void retain_grad() const;
   bool retains_grad() const;
@@ -155,6 +157,9 @@ class Tensor {
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
   template <class = void>
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  // start as a 0-d integer tensor (libtorch's narrow.Tensor).
+  template <class = void>
+  Tensor narrow(int64_t dim, const Tensor& start, int64_t length) const;
   template <class = void>
   Tensor view(IntArrayRef size) const;
   template <class = void>
@@ -227,6 +232,26 @@ class Tensor {
   Tensor moveaxis(int64_t source, int64_t destination) const;
   template <class = void>
   Tensor alias() const;
+  // Slices by a number of sections or at indices (slice views, SliceBackward0 each).
+  template <class = void>
+  std::vector<Tensor> tensor_split(int64_t sections, int64_t dim = 0) const;
+  template <class = void>
+  std::vector<Tensor> tensor_split(IntArrayRef indices, int64_t dim = 0) const;
+  template <class = void>
+  std::vector<Tensor> tensor_split(const Tensor& tensor_indices_or_sections,
+                                   int64_t dim = 0) const;
+  template <class = void>
+  std::vector<Tensor> hsplit(int64_t sections) const;
+  template <class = void>
+  std::vector<Tensor> hsplit(IntArrayRef indices) const;
+  template <class = void>
+  std::vector<Tensor> vsplit(int64_t sections) const;
+  template <class = void>
+  std::vector<Tensor> vsplit(IntArrayRef indices) const;
+  template <class = void>
+  std::vector<Tensor> dsplit(int64_t sections) const;
+  template <class = void>
+  std::vector<Tensor> dsplit(IntArrayRef indices) const;
   // A new TensorImpl on the same storage, sharing the version counter, with no history.
   Tensor detach() const;
   Tensor& detach_();
@@ -246,6 +271,15 @@ class Tensor {
   template <class = void>
   const Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices,
                            const Scalar& v) const;
+  // value at the positions `index` (int64, 0-d or 1-d) along dim.
+  template <class = void>
+  Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
+  template <class = void>
+  Tensor index_fill(int64_t dim, const Tensor& index, const Tensor& value) const;
+  template <class = void>
+  const Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  template <class = void>
+  const Tensor& index_fill_(int64_t dim, const Tensor& index, const Tensor& value) const;
 
   // ---- copies (ops/copy.hpp) ----------------------------------------------------------------
   template <class = void>
@@ -265,6 +299,8 @@ class Tensor {
             std::optional<MemoryFormat> memory_format = std::nullopt) const;
   template <class = void>
   const Tensor& fill_(const Scalar& value) const;
+  template <class = void>
+  const Tensor& fill_(const Tensor& value) const;  // a 0-d value, which receives a gradient
   template <class = void>
   const Tensor& zero_() const;
   Scalar item() const;
@@ -615,6 +651,40 @@ class Tensor {
   const Tensor& bitwise_xor_(const Tensor& other) const;
   template <class = void>
   const Tensor& bitwise_xor_(const Scalar& other) const;
+  // Shifts (integral dtypes); libtorch's __lshift__/__ilshift__ spellings too (C++ has no
+  // operator<< for tensors: that one prints).
+  template <class = void>
+  Tensor bitwise_left_shift(const Tensor& other) const;
+  template <class = void>
+  Tensor bitwise_left_shift(const Scalar& other) const;
+  template <class = void>
+  const Tensor& bitwise_left_shift_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& bitwise_left_shift_(const Scalar& other) const;
+  template <class = void>
+  Tensor bitwise_right_shift(const Tensor& other) const;
+  template <class = void>
+  Tensor bitwise_right_shift(const Scalar& other) const;
+  template <class = void>
+  const Tensor& bitwise_right_shift_(const Tensor& other) const;
+  template <class = void>
+  const Tensor& bitwise_right_shift_(const Scalar& other) const;
+  template <class = void>
+  Tensor __lshift__(const Tensor& other) const;
+  template <class = void>
+  Tensor __lshift__(const Scalar& other) const;
+  template <class = void>
+  const Tensor& __ilshift__(const Tensor& other) const;
+  template <class = void>
+  const Tensor& __ilshift__(const Scalar& other) const;
+  template <class = void>
+  Tensor __rshift__(const Tensor& other) const;
+  template <class = void>
+  Tensor __rshift__(const Scalar& other) const;
+  template <class = void>
+  const Tensor& __irshift__(const Tensor& other) const;
+  template <class = void>
+  const Tensor& __irshift__(const Scalar& other) const;
   template <class = void>
   Tensor bitwise_not() const;
   template <class = void>

@@ -33,6 +33,11 @@ struct AutogradMetaInterface {
   virtual ~AutogradMetaInterface() = default;
   virtual bool requires_grad() const = 0;
 };
+// How a differentiable view came to be (c10's CreationMeta): in-place writes through views made
+// in no-grad or inference mode, or through one output of a multi-view op (split, unbind), are
+// refused when they would record, since their history cannot be rewritten unambiguously.
+enum class CreationMeta : uint8_t { DEFAULT, MULTI_OUTPUT_NODE, NO_GRAD_MODE, INFERENCE_MODE };
+
 // A quantization scheme (scale/zero-point...). Views carry it along.
 struct Quantizer {
   virtual ~Quantizer() = default;
@@ -120,6 +125,18 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
 
   ~TensorImpl() override = default;
 
+  // Runs when the last strong reference goes (c10's): what this impl holds is dropped at once,
+  // so a weak_intrusive_ptr<TensorImpl> keeps only the object's own memory alive, not its bytes,
+  // history or base.
+  void release_resources() override {
+    storage_ = Storage();
+    autograd_meta_.reset();
+    view_base_.reset();
+    transform_value_.reset();
+    quantizer_.reset();
+    sparse_state_.reset();
+  }
+
   // ---- geometry -----------------------------------------------------------------------------
   IntArrayRef sizes() const noexcept { return sizes_and_strides_.sizes_arrayref(); }
   IntArrayRef strides() const noexcept { return sizes_and_strides_.strides_arrayref(); }
@@ -163,7 +180,9 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
     for (int64_t d = dim() - 1; d >= 0; --d) {
       sizes_and_strides_.stride_at_unchecked(d) = stride;
       const int64_t s = sizes_and_strides_.size_at_unchecked(d);
-      stride *= s > 1 ? s : 1;
+      // Wraps (defined) as PyTorch's does when a 0 elsewhere lets the product pass the numel
+      // check: [0, 2^32, 2^32] gets strides [0, 2^32, 1].
+      __builtin_mul_overflow(stride, s > 1 ? s : 1, &stride);
     }
     // Row-major strides are contiguous and dense by construction; only numel and the
     // channels-last tag (a rank-4 tensor with C == 1 is both) need computing.
@@ -214,9 +233,42 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   void set_autograd_meta(std::shared_ptr<AutogradMetaInterface> meta) noexcept {
     autograd_meta_ = std::move(meta);
   }
-  bool requires_grad() const { return autograd_meta_ && autograd_meta_->requires_grad(); }
-  bool is_view() const noexcept { return is_view_; }
-  void set_is_view(bool v) noexcept { is_view_ = v; }
+  // A view requires grad when it was given history or when its base requires grad (PyTorch's
+  // DifferentiableViewMeta): a view taken before its base joined the graph follows it.
+  bool requires_grad() const {
+    return (autograd_meta_ && autograd_meta_->requires_grad()) ||
+           (view_base_ && view_base_->requires_grad());
+  }
+  // Differentiable views (PyTorch's DifferentiableViewMeta without the heap record): the root
+  // base (never itself a view), the version when the view was made (its history is regenerated
+  // from the base's when they differ) and how it was made. Every alias of a non-inference tensor
+  // made by a view op is one, whether or not anything requires grad, so that an in-place op with
+  // a grad-requiring operand on a view rewrites its base's history.
+  bool is_view() const noexcept { return static_cast<bool>(view_base_); }
+  const intrusive_ptr<TensorImpl>& view_base() const noexcept { return view_base_; }
+  uint32_t view_version() const noexcept { return view_version_; }
+  CreationMeta creation_meta() const noexcept { return creation_meta_; }
+  void set_creation_meta(CreationMeta c) noexcept { creation_meta_ = c; }
+  // No longer a view (PyTorch's _unsafe_view: an op's result that aliases only the op's own
+  // temporary is a new value, not a view of that temporary).
+  void clear_view() noexcept {
+    view_base_.reset();
+    creation_meta_ = CreationMeta::DEFAULT;
+  }
+  // Makes this impl a view of `base` (or of base's root when base is itself a view), with
+  // PyTorch's propagation of the creation mode along view chains.
+  void set_view_of(const TensorImpl& base, CreationMeta creation) {
+    if (base.view_base_) {
+      if (creation == CreationMeta::DEFAULT || base.creation_meta_ == CreationMeta::INFERENCE_MODE)
+        creation = base.creation_meta_;
+      view_base_ = base.view_base_;
+    } else {
+      view_base_ = intrusive_ptr<TensorImpl>::unsafe_reclaim_from_nonowning(
+          const_cast<TensorImpl*>(&base));
+    }
+    creation_meta_ = creation;
+    view_version_ = version_counter_.current_version();
+  }
   // A 0-d tensor made from a C++ number (`t + 2.5`): it takes part in type promotion only by
   // its kind (c10's is_wrapped_number), so `int_tensor + 2.5` is float32, not float64.
   bool is_wrapped_number() const noexcept { return is_wrapped_number_; }
@@ -257,13 +309,18 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
                                        : VariableVersion(0);
   }
 
+  // Checked as c10's safe_compute_numel (entry points check first with their own messages;
+  // this is the net under every geometry change).
   void refresh_numel() {
-    int64_t n = 1;
+    uint64_t n = 1;
+    bool overflow = false;
     for (int64_t s : sizes()) {
       TP_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes());
-      n *= s;
+      overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
     }
-    numel_ = n;
+    TP_CHECK(!overflow && n <= static_cast<uint64_t>(INT64_MAX),
+             "numel: integer multiplication overflow");
+    numel_ = static_cast<int64_t>(n);
   }
 
   // Recomputes the cached numel and contiguity after a geometry change.
@@ -288,9 +345,11 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   bool is_non_overlapping_and_dense_ = true;
   bool is_channels_last_ = false;
   MemoryFormat memory_format_ = MemoryFormat::Contiguous;
-  bool is_view_ = false;                   // (6)
   bool is_wrapped_number_ = false;
+  CreationMeta creation_meta_ = CreationMeta::DEFAULT;  // (6) views only
+  uint32_t view_version_ = 0;
   std::shared_ptr<AutogradMetaInterface> autograd_meta_;  // never copied
+  intrusive_ptr<TensorImpl> view_base_;    //     the root base of a view, never copied
   Storage storage_;                        // (7) the shared bytes
   intrusive_ptr<TensorImpl> transform_value_;  // (8) vmap batching wrapper
   std::shared_ptr<Quantizer> quantizer_;

@@ -26,6 +26,7 @@
 #include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/device_policy.hpp>
 #include <tensorplay/core/inference_mode.hpp>
+#include <tensorplay/core/safe_math.hpp>
 #include <tensorplay/core/tensor.hpp>
 
 namespace tensorplay {
@@ -71,36 +72,42 @@ inline constexpr bool kEveryDeviceAliases = [] {
 
 // ---- The geometry checks (PyTorch's setStrided, in its order) ---------------------------------
 // 1. one stride per size; 2. no negative stride; 3. the farthest element the geometry reaches
-// lies inside the storage (a tensor with no elements reaches nothing, so any offset passes);
-// 4. the offset itself is not negative. A negative size is reported as PyTorch reports it, by
-// its storage-size computation ("overflowed"), which it is: (size - 1) * stride goes negative.
-// One pass over the dims with flags, so the happy path is a short loop and one branch.
+// lies inside the storage (a tensor with no elements reaches nothing, so any offset passes,
+// and so do strides whose products overflow, as in PyTorch); 4. the offset itself is not
+// negative; 5. numel fits in int64 (stride-0 dims reach one element however many they repeat,
+// so only this catches expand({1 << 32, 1 << 32})). A negative size is reported as PyTorch
+// reports it, by its storage-size computation ("overflowed"), which it is: (size - 1) * stride
+// goes negative. One pass over the dims with flags, so the happy path is a short loop and one
+// branch. The arithmetic is core/safe_math.hpp's, in checked uint64.
 inline void check_strided_geometry(IntArrayRef size, IntArrayRef stride, int64_t offset,
                                    std::size_t itemsize, const Storage& storage) {
   TP_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
-  bool negative_stride = false, bad_size = false, empty = false;
-  uint64_t last = 0;  // element index (relative to offset) of the farthest element
+  bool negative_stride = false, negative_size = false, empty = false;
+  bool extent_overflow = false, numel_overflow = false;
+  uint64_t last = 0;   // element index (relative to offset) of the farthest element
+  uint64_t numel = 1;  // sticky overflow, as safe_compute_numel's
   for (std::size_t i = 0; i < size.size(); ++i) {
     negative_stride |= stride[i] < 0;
-    bad_size |= size[i] < 0;
+    negative_size |= size[i] < 0;
     empty |= size[i] == 0;
+    numel_overflow |= mul_overflows(numel, static_cast<uint64_t>(size[i]), &numel);
     if (size[i] > 0 && stride[i] > 0) {
       uint64_t term = 0;
-      bad_size |= __builtin_mul_overflow(static_cast<uint64_t>(size[i] - 1),
-                                         static_cast<uint64_t>(stride[i]), &term);
-      bad_size |= __builtin_add_overflow(last, term, &last);
+      extent_overflow |= mul_overflows(static_cast<uint64_t>(size[i] - 1),
+                                       static_cast<uint64_t>(stride[i]), &term);
+      extent_overflow |= add_overflows(last, term, &last);
     }
   }
   TP_CHECK(!negative_stride,
            "as_strided: Negative strides are not supported at the moment, got strides: ", stride);
-  const auto isz = static_cast<int64_t>(itemsize);
   int64_t need = 0;  // bytes: (last + 1 + offset) * itemsize, offset possibly negative
-  bad_size |= last >= static_cast<uint64_t>(INT64_MAX);
-  bad_size |= __builtin_add_overflow(static_cast<int64_t>(last), int64_t{1}, &need);
-  bad_size |= __builtin_add_overflow(need, offset, &need);
-  bad_size |= __builtin_mul_overflow(need, isz, &need);
-  TP_CHECK(!bad_size, "Storage size calculation overflowed with sizes=", size,
-           " and strides=", stride);
+  if (!empty) {
+    extent_overflow |= add_overflows(last, 1, &need);
+    extent_overflow |= add_overflows(need, offset, &need);
+    extent_overflow |= mul_overflows(need, itemsize, &need);
+  }
+  TP_CHECK(!negative_size && !extent_overflow,
+           "Storage size calculation overflowed with sizes=", size, " and strides=", stride);
   if (!empty) {
     const auto have = static_cast<int64_t>(storage ? storage.nbytes() : 0);
     TP_CHECK(need <= have, "setStorage: sizes ", size, ", strides ", stride, ", storage offset ",
@@ -108,6 +115,7 @@ inline void check_strided_geometry(IntArrayRef size, IntArrayRef stride, int64_t
              " are out of bounds for storage of size ", have);
   }
   TP_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
+  TP_CHECK(!numel_overflow && numel <= kStorageMax, "numel: integer multiplication overflow");
 }
 
 inline void check_not_sparse(const TensorImpl& self, const char* op) {
@@ -116,10 +124,17 @@ inline void check_not_sparse(const TensorImpl& self, const char* op) {
       device_type_name(self.device().type(), /*lower_case=*/false), "' backend.");
 }
 
+// How a view made now is marked (PyTorch's: in inference mode, no-grad mode, or normally).
+inline CreationMeta current_creation_meta() noexcept {
+  if (InferenceMode::is_enabled()) return CreationMeta::INFERENCE_MODE;
+  return GradMode::is_enabled() ? CreationMeta::DEFAULT : CreationMeta::NO_GRAD_MODE;
+}
+
 // ---- The one constructor of aliasing TensorImpls ----------------------------------------------
 // `dtype` differs from the base's only for view(DType); `is_view` is false only there too,
 // where PyTorch makes a non-differentiable view (shared bytes and version, but _is_view() is
-// false, as autograd cannot flow between dtypes).
+// false, as autograd cannot flow between dtypes). Every other alias records its root base in
+// the new TensorImpl (no allocation: one pointer copy).
 template <class = void>
 Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride, int64_t offset,
                   DType dtype, bool is_view = true) {
@@ -145,7 +160,8 @@ Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride, 
   }
   impl->set_sizes_and_strides(size, stride);
   impl->set_storage_offset(offset);
-  impl->set_is_view(is_view);
+  // Views of inference tensors are plain aliases, as in PyTorch (they can have no history).
+  if (is_view && !base.is_inference()) impl->set_view_of(base, current_creation_meta());
   Tensor view(std::move(impl));
 
   if constexpr (!kEveryDeviceAliases) {
@@ -243,7 +259,12 @@ inline Tensor Tensor::detach() const { return Tensor(impl("detach")->shallow_cop
 // refuses to cut it in place.
 inline Tensor& Tensor::detach_() {
   TensorImpl* self = impl("detach_");
-  TP_CHECK(!self->is_view(), "Can't detach views in-place. Use detach() instead.");
+  TP_CHECK(!self->is_view(),
+           "Can't detach views in-place. Use detach() instead. If you are using "
+           "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+           "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+           "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+           "function in torch/optim/optimizer.py as the solution.");
   if (AutogradMeta* m = detail::autograd_meta(self)) {
     m->grad_fn_.reset();
     m->requires_grad_ = false;

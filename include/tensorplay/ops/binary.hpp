@@ -252,7 +252,7 @@ class BinaryPlan {
   BinaryPlan(const Tensor& out, const Tensor& a, const Scalar& b, Options opt = {})
       : a_(&a), scalar_(b), has_scalar_(true), given_out_(out.defined()) {
     const DType dt = a.dtype();
-    if (a.is_contiguous() && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
+    if (row_major_strides(a) && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
         (!opt.int_to_float || is_floating_point(dt)) && result_type(a, b) == dt &&
         (!out.defined() || (out.is_same(a) && opt.static_dtype.value_or(dt) == dt))) {
       set_fast(out, dt, opt);
@@ -301,6 +301,20 @@ class BinaryPlan {
       fn(op, data, strides, end - begin);
     });
     if (inplace_) result.unsafeGetTensorImpl()->bump_version();
+  }
+
+  // PyTorch runs `t + 2` through its iterator with a 0-d operand, whose result is contiguous
+  // when t's strides are exactly the contiguous ones; a t that is contiguous with other strides
+  // on size-1 dims, or empty, gets the iterator's layout (an empty [2, 0, 3] with strides
+  // [1, 2, 2] gives [1, 2, 0]), so only the former may take the fast road.
+  static bool row_major_strides(const Tensor& t) {
+    if (t.numel() == 0 || !t.is_contiguous()) return false;
+    int64_t expected = 1;
+    for (int64_t d = t.dim() - 1; d >= 0; --d) {
+      if (t.stride(d) != expected) return false;
+      expected *= t.size(d);
+    }
+    return true;
   }
 
   void set_fast(const Tensor& out, DType dt, const Options& opt) {
@@ -513,6 +527,39 @@ struct BitXor {
     return static_cast<T>(x ^ y);
   }
 };
+
+// Shifts (integral dtypes only, PyTorch's lshift_cpu / rshift_cpu). A shift by a negative count
+// or by the width of the type or more is defined here as PyTorch 2 defines it (<<: 0; >>: the
+// sign fill); libtorch 1.13 shifts by the count modulo the hardware's width there.
+struct ShiftLeft {
+  template <class T>
+  T operator()(T x, T y) const {
+    constexpr auto bits = static_cast<T>(sizeof(T) * 8 - 1);
+    if constexpr (std::is_signed_v<T>) {
+      if (y < 0) return T(0);
+    }
+    if (y > bits) return T(0);
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(x) << y);
+  }
+};
+struct ShiftRight {
+  template <class T>
+  T operator()(T x, T y) const {
+    constexpr auto bits = static_cast<T>(sizeof(T) * 8 - 1);
+    if constexpr (std::is_signed_v<T>) {
+      if (y < 0 || y > bits) return x < 0 ? T(-1) : T(0);
+    } else {
+      if (y > bits) return T(0);
+    }
+    return static_cast<T>(x >> y);
+  }
+};
+template <class Op>
+inline void shift_kernel(BinaryPlan& p, const char* name, const Op& op) {
+  dispatch_set<kSetIntegral>(p.common_dtype(), name, [&]<class T>() {
+    p.run<T, T>([op](T x, T y) { return op(x, y); });
+  });
+}
 
 // A one-input iterator for the unary-shaped ops (pow with a scalar exponent, clamp with scalar
 // bounds, bitwise_not): PyTorch's build_unary_op, whose out= must already have the dtype.
@@ -1373,45 +1420,47 @@ const Tensor& lerp_out(const Tensor& out, const Tensor& self, const Tensor& end,
 // ==== bitwise ===================================================================================
 // Integral and bool dtypes; bool is logical and/or/xor.
 
-#define TENSORPLAY_BITWISE_OP_(name, Op)                                                   \
-  template <class = void>                                                                  \
-  Tensor name(const Tensor& self, const Tensor& other) {                                   \
-    return detail::binary_impl::binary_call(                                               \
-        Tensor(), self, other, {}, [](detail::binary_impl::BinaryPlan& p) {                \
-          detail::binary_impl::bitwise_kernel(p, #name "_cpu", detail::binary_impl::Op{}); \
-        });                                                                                \
-  }                                                                                        \
-  template <class = void>                                                                  \
-  Tensor name(const Tensor& self, const Scalar& other) {                                   \
-    return detail::binary_impl::binary_call(                                               \
-        Tensor(), self, other, {}, [](detail::binary_impl::BinaryPlan& p) {                \
-          detail::binary_impl::bitwise_kernel(p, #name "_cpu", detail::binary_impl::Op{}); \
-        });                                                                                \
-  }                                                                                        \
-  template <class = void>                                                                  \
-  Tensor name(const Scalar& self, const Tensor& other) {                                   \
-    return name(detail::wrapped_scalar_tensor(self), other);                               \
-  }                                                                                        \
-  template <class = void>                                                                  \
-  const Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) {   \
-    detail::binary_impl::binary_call(                                                      \
-        out, self, other, {}, [](detail::binary_impl::BinaryPlan& p) {                     \
-          detail::binary_impl::bitwise_kernel(p, #name "_cpu", detail::binary_impl::Op{}); \
-        });                                                                                \
-    return out;                                                                            \
-  }                                                                                        \
-  template <class = void>                                                                  \
-  const Tensor& name##_out(const Tensor& out, const Tensor& self, const Scalar& other) {   \
-    detail::binary_impl::binary_call(                                                      \
-        out, self, other, {}, [](detail::binary_impl::BinaryPlan& p) {                     \
-          detail::binary_impl::bitwise_kernel(p, #name "_cpu", detail::binary_impl::Op{}); \
-        });                                                                                \
-    return out;                                                                            \
+#define TENSORPLAY_BITWISE_OP_(name, kname, kernel, Op)                                  \
+  template <class = void>                                                                \
+  Tensor name(const Tensor& self, const Tensor& other) {                                 \
+    return detail::binary_impl::binary_call(                                             \
+        Tensor(), self, other, {}, [](detail::binary_impl::BinaryPlan& p) {              \
+          detail::binary_impl::kernel(p, kname, detail::binary_impl::Op{});              \
+        });                                                                              \
+  }                                                                                      \
+  template <class = void>                                                                \
+  Tensor name(const Tensor& self, const Scalar& other) {                                 \
+    return detail::binary_impl::binary_call(                                             \
+        Tensor(), self, other, {}, [](detail::binary_impl::BinaryPlan& p) {              \
+          detail::binary_impl::kernel(p, kname, detail::binary_impl::Op{});              \
+        });                                                                              \
+  }                                                                                      \
+  template <class = void>                                                                \
+  Tensor name(const Scalar& self, const Tensor& other) {                                 \
+    return name(detail::wrapped_scalar_tensor(self), other);                             \
+  }                                                                                      \
+  template <class = void>                                                                \
+  const Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) { \
+    detail::binary_impl::binary_call(                                                    \
+        out, self, other, {}, [](detail::binary_impl::BinaryPlan& p) {                   \
+          detail::binary_impl::kernel(p, kname, detail::binary_impl::Op{});              \
+        });                                                                              \
+    return out;                                                                          \
+  }                                                                                      \
+  template <class = void>                                                                \
+  const Tensor& name##_out(const Tensor& out, const Tensor& self, const Scalar& other) { \
+    detail::binary_impl::binary_call(                                                    \
+        out, self, other, {}, [](detail::binary_impl::BinaryPlan& p) {                   \
+          detail::binary_impl::kernel(p, kname, detail::binary_impl::Op{});              \
+        });                                                                              \
+    return out;                                                                          \
   }
 
-TENSORPLAY_BITWISE_OP_(bitwise_and, BitAnd)
-TENSORPLAY_BITWISE_OP_(bitwise_or, BitOr)
-TENSORPLAY_BITWISE_OP_(bitwise_xor, BitXor)
+TENSORPLAY_BITWISE_OP_(bitwise_and, "bitwise_and_cpu", bitwise_kernel, BitAnd)
+TENSORPLAY_BITWISE_OP_(bitwise_or, "bitwise_or_cpu", bitwise_kernel, BitOr)
+TENSORPLAY_BITWISE_OP_(bitwise_xor, "bitwise_xor_cpu", bitwise_kernel, BitXor)
+TENSORPLAY_BITWISE_OP_(bitwise_left_shift, "lshift_cpu", shift_kernel, ShiftLeft)
+TENSORPLAY_BITWISE_OP_(bitwise_right_shift, "rshift_cpu", shift_kernel, ShiftRight)
 #undef TENSORPLAY_BITWISE_OP_
 
 template <class = void>
@@ -1837,6 +1886,43 @@ template <class>
 const Tensor& Tensor::bitwise_xor_(const Scalar& other) const {
   return bitwise_xor_out(*this, *this, other);
 }
+#define TENSORPLAY_SHIFT_METHODS_(name, dunder)                 \
+  template <class>                                              \
+  Tensor Tensor::name(const Tensor& other) const {              \
+    return tensorplay::name(*this, other);                      \
+  }                                                             \
+  template <class>                                              \
+  Tensor Tensor::name(const Scalar& other) const {              \
+    return tensorplay::name(*this, other);                      \
+  }                                                             \
+  template <class>                                              \
+  const Tensor& Tensor::name##_(const Tensor& other) const {    \
+    return name##_out(*this, *this, other);                     \
+  }                                                             \
+  template <class>                                              \
+  const Tensor& Tensor::name##_(const Scalar& other) const {    \
+    return name##_out(*this, *this, other);                     \
+  }                                                             \
+  template <class>                                              \
+  Tensor Tensor::__##dunder##__(const Tensor& other) const {    \
+    return tensorplay::name(*this, other);                      \
+  }                                                             \
+  template <class>                                              \
+  Tensor Tensor::__##dunder##__(const Scalar& other) const {    \
+    return tensorplay::name(*this, other);                      \
+  }                                                             \
+  template <class>                                              \
+  const Tensor& Tensor::__i##dunder##__(const Tensor& other) const { \
+    return name##_out(*this, *this, other);                     \
+  }                                                             \
+  template <class>                                              \
+  const Tensor& Tensor::__i##dunder##__(const Scalar& other) const { \
+    return name##_out(*this, *this, other);                     \
+  }
+TENSORPLAY_SHIFT_METHODS_(bitwise_left_shift, lshift)
+TENSORPLAY_SHIFT_METHODS_(bitwise_right_shift, rshift)
+#undef TENSORPLAY_SHIFT_METHODS_
+
 template <class>
 Tensor Tensor::bitwise_not() const {
   return tensorplay::bitwise_not(*this);

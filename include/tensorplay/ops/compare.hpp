@@ -627,9 +627,13 @@ const Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) cons
 }
 template <class>
 const Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) const {
-  detail::binary_impl::masked_fill_value_check(value);
+  // The value is checked inside the write: after the in-place refusals, as PyTorch orders them.
   return autograd::detail::differentiable_inplace<autograd::MaskedFillBackward1>(
-      *this, [&] { detail::binary_impl::masked_fill_impl(*this, mask, value.item()); },
+      *this,
+      [&] {
+        detail::binary_impl::masked_fill_value_check(value);
+        detail::binary_impl::masked_fill_impl(*this, mask, value.item());
+      },
       [&](autograd::MaskedFillBackward1& fn) { fn.mask_ = autograd::SavedVariable(mask, false); },
       autograd::detail::kSaveNothing, value);
 }

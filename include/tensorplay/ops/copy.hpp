@@ -62,6 +62,8 @@ Tensor to_impl(const Tensor& self, std::optional<DType> dtype, std::optional<Dev
       (format == MemoryFormat::Preserve || self.suggest_memory_format() == format)) {
     return self;
   }
+  // To an integral or bool dtype there is no gradient, so no node (nor the edge to self).
+  if (!is_floating_point(dt)) return copy_to_new(self, TensorOptions().dtype(dt).device(dev), format);
   return autograd::detail::differentiable<autograd::ToCopyBackward0>(
       [&] { return copy_to_new(self, TensorOptions().dtype(dt).device(dev), format); },
       autograd::detail::kSaveNothing, self);
@@ -112,6 +114,60 @@ const Tensor& Tensor::fill_(const Scalar& value) const {
       autograd::detail::kSaveNothing);
 }
 
+namespace detail {
+inline void check_fill_value(const Tensor& value) {
+  TP_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ",
+           value.dim(), " dimensions.");
+}
+}  // namespace detail
+
+// The value is read once (item()) before any element is written, so a value that aliases self
+// is no hazard. Checked inside the write, after the in-place refusals, as PyTorch orders them.
+template <class>
+const Tensor& Tensor::fill_(const Tensor& value) const {
+  impl("fill_");
+  return autograd::detail::differentiable_inplace<autograd::FillBackward3>(
+      *this,
+      [&] {
+        detail::check_fill_value(value);
+        detail::fill_impl(*this, value.item());
+      },
+      autograd::detail::kSaveNothing, autograd::detail::kSaveNothing, value);
+}
+
+// libtorch's free forms. fill is a new tensor laid out like self (empty_like), filled.
+template <class = void>
+const Tensor& fill_(const Tensor& self, const Scalar& value) {
+  return self.fill_(value);
+}
+template <class = void>
+const Tensor& fill_(const Tensor& self, const Tensor& value) {
+  return self.fill_(value);
+}
+template <class = void>
+Tensor fill(const Tensor& self, const Scalar& value) {
+  return autograd::detail::differentiable<autograd::FillBackward0>(
+      [&] {
+        Tensor result = empty_like(self);
+        detail::fill_impl(result, value);
+        result.unsafeGetTensorImpl()->reset_version();  // a new value, never modified
+        return result;
+      },
+      autograd::detail::kSaveNothing, self);
+}
+template <class = void>
+Tensor fill(const Tensor& self, const Tensor& value) {
+  return autograd::detail::differentiable<autograd::FillBackward1>(
+      [&] {
+        detail::check_fill_value(value);
+        Tensor result = empty_like(self);
+        detail::fill_impl(result, value.item());
+        result.unsafeGetTensorImpl()->reset_version();
+        return result;
+      },
+      autograd::detail::kSaveNothing, self, value);
+}
+
 template <class>
 const Tensor& Tensor::zero_() const {
   impl("zero_");
@@ -149,3 +205,4 @@ T Tensor::item() const {
 // include this file.
 #include <tensorplay/ops/as_strided.hpp>
 #include <tensorplay/ops/binary.hpp>
+#include <tensorplay/ops/reduce.hpp>  // fill_(Tensor)'s formula sums the gradient

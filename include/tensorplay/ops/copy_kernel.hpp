@@ -82,12 +82,40 @@ inline void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
   std::memcpy(dst, src, n);
 }
 
+// Whether a row of n elements written at out overlaps the n read at in (byte strides >= 0).
+inline bool rows_overlap(const char* out, int64_t out_step, const char* in, int64_t in_step,
+                         int64_t n, int64_t item) noexcept {
+  return out < in + (n - 1) * in_step + item && in < out + (n - 1) * out_step + item;
+}
+
+// A contiguous row whose source overlaps it (dst and src views of one storage that PyTorch's
+// overlap check cannot judge, so it copies them). PyTorch 1.13's vectorised loop reads 64
+// bytes (two AVX2 vectors), stores them, and moves on; the tail goes element by element.
+// Copying in those steps gives the values PyTorch gives.
+template <class T>
+inline void copy_overlapping_row(T* out, const T* in, int64_t n) noexcept {
+  constexpr int64_t kChunk = 64 / int64_t(sizeof(T));
+  int64_t i = 0;
+  for (; i + kChunk <= n; i += kChunk) {
+    T buf[kChunk];
+    std::memcpy(buf, in + i, sizeof(buf));
+    std::memcpy(out + i, buf, sizeof(buf));
+  }
+  for (; i < n; ++i) out[i] = in[i];
+}
+
 // The inner loop of every copy. Contiguous rows and broadcast scalars get their own plain
 // loops: with typed pointers and unit steps the compiler emits vector code.
 template <class To, class From>
 inline void copy_loop(char** data, const int64_t* strides, int64_t n) {
   char* out = data[0];
   const char* in = data[1];
+  if constexpr (std::is_same_v<To, From>) {
+    if (is_inner_contiguous<To, From>(strides) &&
+        rows_overlap(out, strides[0], in, strides[1], n, int64_t(sizeof(To)))) {
+      return copy_overlapping_row(reinterpret_cast<To*>(out), reinterpret_cast<const From*>(in), n);
+    }
+  }
   if (is_inner_contiguous<To, From>(strides)) {
     To* o = reinterpret_cast<To*>(out);
     const From* p = reinterpret_cast<const From*>(in);
@@ -134,8 +162,11 @@ inline void copy_loop_2d(char** data, const int64_t* strides, int64_t m0, int64_
   int64_t done0 = 0, done1 = 0;  // the square part handled by the transposing blocks
   // Transposing blocks only for same-type moves (clone/contiguous of a transpose): converting
   // copies are rarer, and 100 dtype pairs of block code would cost compile time everywhere.
+  // Not when the block's bytes meet its source's: PyTorch then reads element by element.
   if (std::is_same_v<To, From> && strides[0] == int64_t(sizeof(To)) &&
-      strides[3] == int64_t(sizeof(From)) && m0 >= 8 && m1 >= 8) {
+      strides[3] == int64_t(sizeof(From)) && m0 >= 8 && m1 >= 8 &&
+      !(data[0] < data[1] + (m0 - 1) * strides[1] + (m1 - 1) * strides[3] + sizeof(From) &&
+        data[1] < data[0] + (m0 - 1) * strides[0] + (m1 - 1) * strides[2] + sizeof(To))) {
     copy_transpose_block<To, From>(data[0], data[1], strides[2], strides[1], m0, m1);
     done0 = m0 & ~int64_t{7};
     done1 = m1 & ~int64_t{7};
@@ -253,27 +284,6 @@ inline void copy_kernel(const TensorIterator& iter) {
   }
 }
 
-// The bytes [first, last) that t's elements occupy (strides are never negative here).
-inline std::pair<const char*, const char*> byte_extent(const Tensor& t) {
-  const char* first = static_cast<const char*>(t.data_ptr());
-  int64_t span = 1;
-  for (int64_t d = 0; d < t.dim(); ++d) span += (t.sizes()[d] - 1) * t.strides()[d];
-  return {first, first + span * t.element_size()};
-}
-
-// Whether writing dst element by element could overwrite source elements not yet read. PyTorch
-// rejects the overlaps it can prove partial (see assert_no_partial_overlap) and copies the rest
-// naively; we copy through a temporary whenever the byte ranges meet, unless each destination
-// element sits exactly on its own source element (a.copy_(a.view(...)), safe in place).
-inline bool needs_temporary(const Tensor& dst, const Tensor& src) {
-  if (!dst.storage().is_alias_of(src.storage())) return false;
-  const auto [d0, d1] = byte_extent(dst);
-  const auto [s0, s1] = byte_extent(src);
-  if (d1 <= s0 || s1 <= d0) return false;
-  return !(d0 == s0 && dst.element_size() == src.element_size() && dst.sizes() == src.sizes() &&
-           dst.strides() == src.strides());
-}
-
 // copy_ without the version bump (clone and to bump nothing: their result is a new value).
 inline Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format);
 
@@ -295,15 +305,18 @@ inline void copy_impl(const Tensor& dst, const Tensor& src) {
     if (dst.numel() > 0) copy_bytes(dst.data_ptr(), src.data_ptr(), dst.nbytes());
     return;
   }
-  // Mixed dtypes are the point of copy_; devices were checked above.
-  TensorIteratorConfig config;
-  config.add_output(dst).check_all_same_dtype(false).check_all_same_device(false).resize_outputs(
-      false);
-  TensorIterator iter = TensorIteratorConfig(config).add_input(src).build();
+  // Mixed dtypes are the point of copy_; devices were checked above. The iterator refuses
+  // the overlaps PyTorch can prove partial; the rest (a strided or expanded source sharing
+  // bytes with dst) are copied in place in iteration order, as PyTorch does, which the values
+  // PyTorch gives then depend on (a[2:5].copy_(a[0:6:2]) reads a[2] after writing it).
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(dst)
+                            .add_input(src)
+                            .check_all_same_dtype(false)
+                            .check_all_same_device(false)
+                            .resize_outputs(false)
+                            .build();
   if (iter.numel() == 0) return;
-  if (needs_temporary(dst, src)) {
-    iter = config.add_input(copy_to_new(src, src.options(), MemoryFormat::Contiguous)).build();
-  }
   copy_kernel(iter);
 }
 

@@ -25,6 +25,7 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -386,6 +387,8 @@ inline Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
 inline Tensor eye(int64_t n, int64_t m, const TensorOptions& options = {}) {
   TP_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
   TP_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
+  // PyTorch's eye resizes its result, and resize_ checks numel before the bytes.
+  detail::safe_compute_numel({n, m});
   Tensor t = empty({n, m}, options);
   detail::zero_dense(t, "eye");
   const int64_t diag = n < m ? n : m;
@@ -444,7 +447,7 @@ class TensorDataContainer {
   const std::initializer_list<TensorDataContainer>& list() const noexcept { return list_; }
 
   // PyTorch's shape inference: follow the first element down until a number (or an empty
-  // list); the ragged check happens while filling.
+  // list); check_nesting also makes sure every other element agrees.
   std::vector<int64_t> sizes() const {
     std::vector<int64_t> s;
     for (const TensorDataContainer* node = this; !node->is_scalar_;) {
@@ -465,27 +468,60 @@ class TensorDataContainer {
     return d.value_or(kFloat);
   }
 
-  // Writes the leaves through the strides, checking the nesting on the way with Python's
-  // messages: a list of the wrong length is a ValueError, a number where a list belongs (or the
-  // reverse) a TypeError.
+  // libtorch's check of the nesting, which it makes while the braces are constructed: inner
+  // lists first, left to right, each list's elements against its first element's sizes, with
+  // its message ("Expected all sub-lists to have sizes: 2 (e.g. {5, 6}), but got sub-list {7}
+  // with sizes: 1"). Returns this node's sizes.
+  std::vector<int64_t> check_nesting() const {
+    if (is_scalar_) return {};
+    std::vector<int64_t> first;
+    for (const TensorDataContainer* it = list_.begin(); it != list_.end(); ++it) {
+      std::vector<int64_t> s = it->check_nesting();
+      if (it == list_.begin()) {
+        first = std::move(s);
+        continue;
+      }
+      TP_CHECK(s == first, "Expected all sub-lists to have sizes: ", SizesText{first}, " (e.g. ",
+               *list_.begin(), "), but got sub-list ", *it, " with sizes: ", SizesText{s});
+    }
+    first.insert(first.begin(), static_cast<int64_t>(list_.size()));
+    return first;
+  }
+
+  // Writes the leaves through the strides (check_nesting has made sure they fit).
   // Offsets stay integers until a leaf is written: a tensor with a zero-size dimension has no
   // block, and stepping a null pointer would be undefined even when nothing is written.
   template <class T>
-  void fill(T* data, IntArrayRef sizes, IntArrayRef strides, std::size_t dim = 0,
-            int64_t offset = 0) const {
-    if (dim == sizes.size()) {
-      TP_CHECK_TYPE(is_scalar_, "must be real number, not list");
+  void fill(T* data, IntArrayRef strides, std::size_t dim = 0, int64_t offset = 0) const {
+    if (is_scalar_) {
       data[offset] = scalar_.to<T>();
       return;
     }
-    TP_CHECK_TYPE(!is_scalar_, "not a sequence");
-    const auto len = static_cast<int64_t>(list_.size());
-    TP_CHECK_VALUE(len == sizes[dim], "expected sequence of length ", sizes[dim], " at dim ", dim,
-                   " (got ", len, ")");
     for (const TensorDataContainer& child : list_) {
-      child.fill(data, sizes, strides, dim + 1, offset);
+      child.fill(data, strides, dim + 1, offset);
       offset += strides[dim];
     }
+  }
+
+  // libtorch's printing: {a, b} for lists, a leaf as its C++ type prints (bool as 1/0, int8_t and
+  // uint8_t as characters, floating point with the stream's default 6 significant digits).
+  friend std::ostream& operator<<(std::ostream& os, const TensorDataContainer& c) {
+    if (c.is_scalar_) {
+      dispatch_dtype(c.dtype_, [&]<class T>() {
+        if constexpr (std::is_same_v<T, float>) {
+          os << c.scalar_.toDouble();  // float and double leaves both ask for float32
+        } else {
+          os << c.scalar_.to<T>();
+        }
+      });
+      return os;
+    }
+    os << "{";
+    for (const TensorDataContainer* it = c.list_.begin(); it != c.list_.end(); ++it) {
+      if (it != c.list_.begin()) os << ", ";
+      os << *it;
+    }
+    return os << "}";
   }
 
  private:
@@ -497,6 +533,15 @@ class TensorDataContainer {
     }
     for (const TensorDataContainer& child : list_) child.visit_leaves(f);
   }
+
+  // c10's printing of a sizes vector in this message: space-separated, no brackets.
+  struct SizesText {
+    const std::vector<int64_t>& sizes;
+    friend std::ostream& operator<<(std::ostream& os, const SizesText& t) {
+      for (std::size_t i = 0; i < t.sizes.size(); ++i) os << (i ? " " : "") << t.sizes[i];
+      return os;
+    }
+  };
 
   bool is_scalar_;
   Scalar scalar_;
@@ -522,15 +567,16 @@ Tensor tensor_from_values(const T* data, std::size_t n, const TensorOptions& opt
 //   tensor({1.0, 2.0}) -> float32 [2];  tensor({1, 2}) -> int64;  tensor({true, false}) -> bool;
 //   tensor({{1., 2.}, {3., 4.}}) -> float32 [2, 2];  tensor({1, 2}, kDouble) -> float64.
 // Mixed leaves promote (tensor({1, 2.5}) is float32, as in Python; libtorch's C++ rejects them).
-// Ragged lists fail with Python's message: "expected sequence of length 2 at dim 1 (got 3)".
-// Values are converted with Scalar's checked conversion.
+// Ragged lists fail with libtorch's message: "Expected all sub-lists to have sizes: 2 (e.g.
+// {5, 6}), but got sub-list {7} with sizes: 1". Values are converted with Scalar's checked
+// conversion.
 inline Tensor tensor(detail::TensorDataContainer data, const TensorOptions& options = {}) {
-  const std::vector<int64_t> sizes = data.sizes();
+  const std::vector<int64_t> sizes = data.check_nesting();
   const TensorOptions opts = options.has_dtype() ? options : options.dtype(data.infer_dtype());
   Tensor t = empty(sizes, opts);
   detail::check_cpu_factory(t, "tensor");
   dispatch_dtype(t.dtype(), [&]<class T>() {
-    data.fill(static_cast<T*>(t.data_ptr()), t.sizes(), t.strides());
+    data.fill(static_cast<T*>(t.data_ptr()), t.strides());
   });
   return t;
 }

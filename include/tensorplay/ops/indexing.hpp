@@ -26,6 +26,7 @@
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/dispatch.hpp>
+#include <tensorplay/ops/join.hpp>  // assert_no_overlap (index_fill_)
 #include <tensorplay/ops/tensor_iterator.hpp>
 #include <tensorplay/ops/views.hpp>
 
@@ -400,14 +401,68 @@ Tensor Tensor::index(std::initializer_list<indexing::TensorIndex> indices) const
   return index(ArrayRef<indexing::TensorIndex>(indices));
 }
 
+namespace detail {
+
+// The value without its leading size-1 dimensions (libtorch's slicePrefix1sSize): setitem
+// lets a [1, 2] value assign to a [2] slice, and x[0] = t take a t of shape [1].
+template <class = void>
+Tensor strip_leading_ones(const Tensor& value) {
+  int64_t k = 0;
+  while (k < value.dim() && value.size(k) == 1) ++k;
+  if (k == 0) return value;
+  const IntArrayRef sizes = value.sizes();
+  return value.view(IntArrayRef(sizes.data() + k, sizes.size() - std::size_t(k)));
+}
+
+// libtorch's copy_to, what setitem does with basic indices only: equal shapes copy; a 0-d
+// value fills (read first, so it may be an element of the destination, and checked against
+// the destination's dtype as fill_ checks it); any other value loses its leading 1s and is
+// expanded to the destination, then copied (copy_'s overlap rules see the expanded view).
+template <class = void>
+void copy_to(const Tensor& dst, const Tensor& value) {
+  if (dst.sizes() == value.sizes()) {
+    dst.copy_(value);
+  } else if (value.dim() == 0 && value.is_cpu()) {
+    dispatch_dtype(dst.dtype(), [&]<class T>() { (void)value.item().template to<T>(); });
+    dst.copy_(value.is_alias_of(dst) ? value.clone() : value);
+  } else {
+    dst.copy_(strip_leading_ones(value).expand(dst.sizes()));
+  }
+}
+
+}  // namespace detail
+
 template <class>
-const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs) const {
+const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
+                                 const Tensor& value) const {
   detail::Sliced s = detail::apply_slicing(*this, indices);
   if (s.advanced.empty()) {
-    s.view.copy_(rhs);  // broadcasting, conversion, overlap, autograd and the version bump
+    // x[False] = v writes nothing and checks nothing (libtorch returns before looking at v).
+    if (indices.size() == 1 && indices[0].is_boolean() && !indices[0].boolean()) return *this;
+    detail::copy_to(s.view, value);  // conversion, overlap, autograd and the version bump
     return *this;
   }
+  const Tensor rhs = detail::strip_leading_ones(value);
   const detail::AdvancedPlan p = detail::plan_advanced(s.view, s.advanced);
+  // libtorch's index_put_ refuses a value or an index sharing memory with what it writes
+  // (assert_no_overlap: a full overlap too), except a one-element value under a single mask,
+  // which it hands to masked_fill_.
+  auto assert_no_overlap = [&](const Tensor& input) {
+    const auto lap =
+        detail::get_overlap_status(*s.view.unsafeGetTensorImpl(), *input.unsafeGetTensorImpl());
+    TP_CHECK(lap != detail::MemOverlapStatus::Partial && lap != detail::MemOverlapStatus::Full,
+             "unsupported operation: some elements of the input tensor and the written-to tensor "
+             "refer to a single memory location. Please clone() the tensor before performing "
+             "the operation.");
+  };
+  int64_t masks = 0, tensors = 0;
+  for (const auto& i : indices) {
+    if (!i.is_tensor()) continue;
+    ++tensors;
+    masks += i.tensor().dtype() == kBool || i.tensor().dtype() == kByte;
+    if (i.tensor().dtype() == kLong) assert_no_overlap(i.tensor());
+  }
+  if (!(value.numel() == 1 && masks == 1 && tensors == 1)) assert_no_overlap(rhs);
   // The values broadcast to the indexing result, converted to our dtype (a copy when the
   // bytes could alias the destination).
   bool fits = rhs.dim() <= int64_t(p.result_shape.size());
@@ -450,6 +505,131 @@ template <class>
 const Tensor& Tensor::index_put_(std::initializer_list<indexing::TensorIndex> indices,
                                  const Scalar& v) const {
   return index_put_(ArrayRef<indexing::TensorIndex>(indices), v);
+}
+
+// ---- index_fill --------------------------------------------------------------------------------
+// value at the positions `index` along dim. Recorded with IndexFillBackward0 (a number) or
+// IndexFillBackward1 (a 0-d tensor value, which gets an edge); both save dim and the index.
+
+namespace detail {
+// The write, no history. PyTorch's checks in its order: the index dtype, overlap with the index,
+// the dim, the index rank, the value's conversion (even with no index), then the indices -- all
+// of them before the first write, where PyTorch's kernel may have written some.
+template <class = void>
+void index_fill_impl(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  TP_CHECK_INDEX(index.dtype() == kLong, "index_fill_(): Expected dtype int64 for index.");
+  join_impl::assert_no_overlap(self, index);
+  // A 0-d self is indexed as one element along dim 0 (or -1).
+  const Tensor self_nz = self.dim() == 0 ? self.unsqueeze(-1) : self;
+  dim = maybe_wrap_dim(dim, self_nz.dim());
+  TP_CHECK(index.dim() <= 1, "Index has to be a vector/scalar");
+  const int64_t size = self_nz.size(dim), stride = self_nz.stride(dim);
+  const int64_t n = index.numel();
+  const int64_t index_stride = index.dim() > 0 ? index.stride(0) : 1;
+  dispatch_dtype(self.dtype(), [&]<class T>() {
+    const T v = value.to<T>();  // checked: uint8 index_fill_(..., 300) fails
+    // With no element beside dim nothing is iterated, and PyTorch checks no index.
+    for (int64_t d = 0; d < self_nz.dim(); ++d) {
+      if (d != dim && self_nz.size(d) == 0) return;
+    }
+    const int64_t* idx = n > 0 ? index.data_ptr<int64_t>() : nullptr;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t k = idx[i * index_stride];
+      TP_CHECK_INDEX(k >= -size && k < size, "index ", k, " is out of bounds for dimension ", dim,
+                     " with size ", size);
+    }
+    if (n == 0) return;
+    // PyTorch's restriding: self steps 0 along dim over n positions, the index steps along dim
+    // only, so one iteration visits every (index, other element) pair; the kernel adds
+    // index * stride. Serial: with a repeated index, two threads could write one element.
+    std::vector<int64_t> self_sizes = self_nz.sizes().vec(), self_strides = self_nz.strides().vec();
+    self_sizes[dim] = n;
+    self_strides[dim] = 0;
+    std::vector<int64_t> index_sizes(self_sizes.size(), 1), index_strides(self_sizes.size(), 0);
+    index_sizes[dim] = n;
+    index_strides[dim] = index_stride;
+    TensorIterator iter = TensorIteratorConfig()
+                              .set_check_mem_overlap(false)
+                              .check_all_same_dtype(false)
+                              .resize_outputs(false)
+                              .add_output(self_nz.as_strided(self_sizes, self_strides))
+                              .add_input(index.as_strided(index_sizes, index_strides))
+                              .build();
+    iter.serial_for_each(
+        [&](char** data, const int64_t* strides, int64_t m) {
+          for (int64_t i = 0; i < m; ++i) {
+            int64_t k = *reinterpret_cast<const int64_t*>(data[1] + i * strides[1]);
+            if (k < 0) k += size;
+            reinterpret_cast<T*>(data[0] + i * strides[0])[k * stride] = v;
+          }
+        },
+        0, iter.numel());
+  });
+  self.unsafeGetTensorImpl()->bump_version();
+}
+
+template <class = void>
+void check_index_fill_value(const Tensor& value) {
+  TP_CHECK(value.dim() == 0,
+           "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+           value.dim(), " dimension(s).");
+}
+
+// The copy the out-of-place forms fill: self's layout (clone), a new value (version 0).
+template <class = void>
+Tensor index_fill_copy(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  Tensor result = self.clone(MemoryFormat::Preserve);
+  index_fill_impl(result, dim, index, value);
+  result.unsafeGetTensorImpl()->reset_version();
+  return result;
+}
+}  // namespace detail
+
+template <class>
+const Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const {
+  impl("index_fill_");
+  return autograd::detail::differentiable_inplace<autograd::IndexFillBackward0>(
+      *this, [&] { detail::index_fill_impl(*this, dim, index, value); },
+      [&](autograd::IndexFillBackward0& fn) { fn.save(dim, index); },
+      autograd::detail::kSaveNothing);
+}
+template <class>
+const Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Tensor& value) const {
+  impl("index_fill_");
+  return autograd::detail::differentiable_inplace<autograd::IndexFillBackward1>(
+      *this,
+      [&] {
+        detail::check_index_fill_value(value);
+        detail::index_fill_impl(*this, dim, index, value.item());
+      },
+      [&](autograd::IndexFillBackward1& fn) { fn.save(dim, index); },
+      autograd::detail::kSaveNothing, value);
+}
+
+template <class = void>
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return autograd::detail::differentiable<autograd::IndexFillBackward0>(
+      [&] { return detail::index_fill_copy(self, dim, index, value); },
+      [&](autograd::IndexFillBackward0& fn, const Tensor&) { fn.save(dim, index); }, self);
+}
+template <class = void>
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  return autograd::detail::differentiable<autograd::IndexFillBackward1>(
+      [&] {
+        detail::check_index_fill_value(value);
+        return detail::index_fill_copy(self, dim, index, value.item());
+      },
+      [&](autograd::IndexFillBackward1& fn, const Tensor&) { fn.save(dim, index); }, self, value);
+}
+template <class>
+Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Scalar& value) const {
+  impl("index_fill");
+  return tensorplay::index_fill(*this, dim, index, value);
+}
+template <class>
+Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Tensor& value) const {
+  impl("index_fill");
+  return tensorplay::index_fill(*this, dim, index, value);
 }
 
 }  // namespace tensorplay

@@ -26,6 +26,7 @@
 #include <tensorplay/core/dtype.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/memory_format.hpp>
+#include <tensorplay/core/safe_math.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/core/wrap_dim.hpp>
 #include <tensorplay/ops/copy.hpp>
@@ -123,14 +124,22 @@ CatPlan plan_cat(TensorList tensors, int64_t dim, const Tensor* out) {
     return plan;
   }
   int64_t size_at_dim = 0;
+  bool overflow = false;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     if (cat_should_skip(tensors[i])) continue;
     check_cat_shape_except_dim(tensors[valid], tensors[i], plan.dim, i);
-    size_at_dim += tensors[i].size(plan.dim);
+    overflow |= add_overflows(size_at_dim, tensors[i].size(plan.dim), &size_at_dim);
   }
+  // Expanded inputs hold few bytes however long they are, so their total can exceed int64.
+  // PyTorch's sum wraps (to a "negative dimension" or a wrong size); we say what happened.
+  TP_CHECK(!overflow, "torch.cat(): the total size of the inputs in dimension ", plan.dim,
+           " overflows int64");
   const IntArrayRef first = tensors[valid].sizes();
   plan.sizes.assign(first.begin(), first.end());
   plan.sizes[std::size_t(plan.dim)] = size_at_dim;
+  // PyTorch sizes the result by resize_, which checks numel before the bytes (stack of four
+  // expanded [2^62] tensors: numel overflows; of two [2^60] float64 ones: the bytes do).
+  safe_compute_numel(plan.sizes);
   return plan;
 }
 

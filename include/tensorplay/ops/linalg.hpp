@@ -301,21 +301,22 @@ void check_mm(const Tensor& self, const Tensor& mat2) {
            self.size(0), "x", self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
 }
 
-// addmm_impl_cpu_'s own dtype check (mm's meta function has none).
+// What PyTorch 1.13's CPU product kernels say when an operand's dtype is not the one they
+// dispatched on (the typed data_ptr's check). They dispatch only once there is something to
+// compute, so an empty result or an empty contraction (k == 0) never gets here: `mm` of a double
+// matrix and an empty long one is an empty double matrix.
 template <class = void>
-void check_mm_dtypes(const Tensor& m1, const Tensor& m2) {
-  TP_CHECK(m1.dtype() == m2.dtype(),
-           "expected m1 and m2 to have the same dtype, but got: ", typemeta_name(m1.dtype()),
-           " != ", typemeta_name(m2.dtype()));
+void check_scalar_type(DType expected, const Tensor& t) {
+  TP_CHECK(t.dtype() == expected, "expected scalar type ", scalar_type_name(expected),
+           " but found ", scalar_type_name(t.dtype()));
 }
 
 // addmm's meta function, in its order: dtypes first, then shapes.
 template <class = void>
 void check_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2) {
-  TP_CHECK(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype, but got ",
-           scalar_type_name(self.dtype()), " and ", scalar_type_name(mat2.dtype()));
-  TP_CHECK(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype, but got ",
-           scalar_type_name(mat1.dtype()), " and ", scalar_type_name(mat2.dtype()));
+  // PyTorch 1.13's words, which name no dtypes.
+  TP_CHECK(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype");
+  TP_CHECK(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype");
   TP_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   TP_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   TP_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
@@ -333,30 +334,19 @@ void check_bmm_shapes(const Tensor& batch1, const Tensor& batch2) {
            contraction, "] but got: [", batch2.size(0), ", ", batch2.size(1), "].");
 }
 
-// What bmm's kernel says when its operands disagree (the typed accessor's check).
+// addmv's meta function, given the added vector's rank and length (for mv: those of the result,
+// a vector of mat.size(0) elements). It checks no dtypes: the kernel does (mv_into).
 template <class = void>
-void check_bmm_dtypes(const Tensor& batch1, const Tensor& batch2) {
-  TP_CHECK(batch1.dtype() == batch2.dtype(), "expected scalar type ",
-           scalar_type_name(batch1.dtype()), " but found ", scalar_type_name(batch2.dtype()));
-}
-
-// addmv's meta function, given the added vector's rank, length and dtype (for mv: those of the
-// result, a vector of mat.size(0) elements of vec's dtype).
-template <class = void>
-void check_addmv(int64_t self_dim, int64_t self_numel, DType self_dtype, const Tensor& mat,
-                 const Tensor& vec) {
+void check_addmv(int64_t self_dim, int64_t self_numel, const Tensor& mat, const Tensor& vec) {
   TP_CHECK(mat.dim() == 2 && vec.dim() == 1 && self_dim <= 1,
            "vector + matrix @ vector expected, got ", self_dim, ", ", mat.dim(), ", ", vec.dim());
   TP_CHECK(mat.size(1) == vec.size(0) && (mat.size(0) == self_numel || self_numel == 1),
            "size mismatch, got input (", self_numel, "), mat (", mat.size(0), "x", mat.size(1),
            "), vec (", vec.size(0), ")");
-  TP_CHECK(self_dtype == mat.dtype() && mat.dtype() == vec.dtype(),
-           "addmv input tensors must have the same dtype, but got ", scalar_type_name(self_dtype),
-           ", ", scalar_type_name(mat.dtype()), ", and ", scalar_type_name(vec.dtype()));
 }
 template <class = void>
 void check_addmv(const Tensor& self, const Tensor& mat, const Tensor& vec) {
-  check_addmv(self.dim(), self.numel(), self.dtype(), mat, vec);
+  check_addmv(self.dim(), self.numel(), mat, vec);
 }
 
 template <class = void>
@@ -382,22 +372,37 @@ void check_outer(const Tensor& self, const Tensor& vec2) {
 
 template <class = void>
 void mm_into(const Tensor& result, const Tensor& self, const Tensor& mat2) {
-  check_mm_dtypes(self, mat2);
+  if (result.numel() > 0 && self.size(1) > 0) {
+    check_scalar_type(result.dtype(), self);
+    check_scalar_type(result.dtype(), mat2);
+  }
   product_into(result, Tensor(), {self, true, true}, {mat2, true, true}, true, true, {},
                self.size(0), mat2.size(1), self.size(1), 0, 1, "addmm_impl_cpu_");
 }
 
-// result = beta * self + alpha * mat @ vec, self already expanded (or undefined).
+// result = beta * self + alpha * mat @ vec, self already expanded (or undefined) and of any
+// dtype (converted into result first, as PyTorch's addmv copies it). The kernel dispatches on
+// mat's dtype, then reads vec and writes result in it.
 template <class = void>
 void mv_into(const Tensor& result, const Tensor& self, const Tensor& mat, const Tensor& vec,
              const Scalar& beta, const Scalar& alpha) {
+  if (mat.numel() > 0) {
+    check_scalar_type(mat.dtype(), vec);
+    check_scalar_type(mat.dtype(), result);
+  }
   product_into(result, self, {mat, true, true}, {vec, true, false}, true, false, {}, mat.size(0), 1,
                mat.size(1), beta, alpha, "addmv_impl_cpu");
 }
 
+// self of any dtype (converted into result first); the kernel dispatches on batch1's dtype,
+// then reads batch2 and writes result in it.
 template <class = void>
 void bmm_into(const Tensor& result, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
               const Scalar& beta, const Scalar& alpha, const char* kernel) {
+  if (result.numel() > 0 && batch1.size(2) > 0) {
+    check_scalar_type(batch1.dtype(), batch2);
+    check_scalar_type(batch1.dtype(), result);
+  }
   const int64_t bs = batch1.size(0);
   product_into(result, self, {batch1, true, true}, {batch2, true, true}, true, true,
                IntArrayRef(&bs, 1), batch1.size(1), batch2.size(2), batch1.size(2), beta, alpha,
@@ -441,20 +446,17 @@ void check_addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2
            "x", batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
   // Each batch is an addmm_ into the result, whose dtype is self's.
   if (batch1.size(0) > 0) {
-    TP_CHECK(self.dtype() == batch2.dtype(), "self and mat2 must have the same dtype, but got ",
-             scalar_type_name(self.dtype()), " and ", scalar_type_name(batch2.dtype()));
-    TP_CHECK(batch1.dtype() == batch2.dtype(), "mat1 and mat2 must have the same dtype, but got ",
-             scalar_type_name(batch1.dtype()), " and ", scalar_type_name(batch2.dtype()));
+    TP_CHECK(self.dtype() == batch2.dtype(), "self and mat2 must have the same dtype");
+    TP_CHECK(batch1.dtype() == batch2.dtype(), "mat1 and mat2 must have the same dtype");
   }
 }
 
+// self's dtype is free: PyTorch 1.13 copies it into the result (batch2's dtype) first.
 template <class = void>
 void check_baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2) {
+  (void)self;
   TP_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor");
   TP_CHECK(batch2.dim() == 3, "batch2 must be a 3D tensor");
-  TP_CHECK(self.dtype() == batch1.dtype(), "Input dtypes must be the same, got: input ",
-           typemeta_name(self.dtype()), ", batch1: ", typemeta_name(batch1.dtype()),
-           ", batch2: ", typemeta_name(batch2.dtype()));
   check_bmm_shapes(batch1, batch2);
 }
 
@@ -549,7 +551,6 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
   return record_product<autograd::BmmBackward0>(self, mat2, [&] {
     check_bmm_shapes(self, mat2);
     Tensor result = empty({self.size(0), self.size(1), mat2.size(2)}, mat2.options());
-    check_bmm_dtypes(self, mat2);
     bmm_into(result, Tensor(), self, mat2, 0, 1, "bmm");
     return result;
   });
@@ -562,7 +563,6 @@ const Tensor& bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2)
   check_bmm_shapes(self, mat2);
   check_out_dtype(out, mat2.dtype());
   resize_out(out, {self.size(0), self.size(1), mat2.size(2)});
-  check_bmm_dtypes(self, mat2);
   check_out_memory(out, {&self, &mat2});
   bmm_into(out, Tensor(), self, mat2, 0, 1, "bmm");
   finish_out(out);
@@ -587,7 +587,7 @@ const Tensor& mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
   using namespace detail::linalg_impl;
   autograd::detail::check_out_no_grad("mv", self, vec);
   const int64_t rows = self.size(0);
-  check_addmv(1, rows, vec.dtype(), self, vec);
+  check_addmv(1, rows, self, vec);
   check_out_dtype(out, vec.dtype());
   resize_out(out, {rows});
   check_out_memory(out, {&self, &vec});
@@ -775,7 +775,6 @@ Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
     check_baddbmm(self, batch1, batch2);
     Tensor result = empty({batch1.size(0), batch1.size(1), batch2.size(2)}, batch2.options());
     const Tensor self_e = self.expand(result.sizes());
-    check_bmm_dtypes(batch1, batch2);
     bmm_into(result, self_e, batch1, batch2, beta, alpha, "baddbmm");
     return result;
   });
@@ -797,7 +796,6 @@ const Tensor& baddbmm_out_impl(const Tensor& out, const Tensor& self, const Tens
   const Tensor self_e = self.expand(shape);
   check_out_dtype(out, batch2.dtype());
   resize_out(out, shape);
-  check_bmm_dtypes(batch1, batch2);
   check_out_memory(out, {&batch1, &batch2});
   bmm_into(out, self_e, batch1, batch2, beta, alpha, "baddbmm");
   finish_out(out);
@@ -809,24 +807,23 @@ const Tensor& baddbmm_out_impl(const Tensor& out, const Tensor& self, const Tens
 
 namespace detail::linalg_impl {
 
-// PyTorch's should_fold: whether matmul folds the batch of the larger operand into the rows of
-// one mm / mv (when that needs no copy, or when the smaller operand requires grad) rather than
-// going through bmm. Replicated so that a shape error reads as PyTorch's would on the same path.
+// PyTorch 1.13's should_fold: whether matmul folds the batch of a >= 3-D operand into the rows
+// of one mm / mv (reshape copies a batch that is not contiguous) rather than going through bmm:
+// whenever the other operand is 1-D or 2-D, except a 3-D @ 2-D whose 3-D operand has its last
+// two dims transposed behind a slowest batch dim (bmm then runs each GEMM transposed).
+// Replicated so that results, strides and shape errors read as PyTorch's on the same path.
+template <class = void>
+bool matmul_folds(const Tensor& big, int64_t other_dim) {
+  const int64_t d = big.dim();
+  if (!(d >= 3 && (other_dim == 1 || other_dim == 2))) return false;
+  return !(d == 3 && other_dim == 2 && big.stride(-1) != 1 &&
+           big.stride(0) == big.size(1) * big.size(2));
+}
 template <class = void>
 bool matmul_should_fold(const Tensor& t1, const Tensor& t2, bool has_out) {
-  const bool t1_larger = t1.dim() >= t2.dim();
-  const Tensor big = t1_larger ? t1 : t2.mT();
-  const int64_t dim_big = big.dim();
-  const int64_t dim_small = t1_larger ? t2.dim() : t1.dim();
-  if (!(dim_big >= 3 && dim_small <= 2)) return false;
-  const bool small_requires_grad = t1_larger ? t2.requires_grad() : t1.requires_grad();
-  if (small_requires_grad && !has_out) return true;
-  if (t1.dim() == 2) return false;  // folding would need a transposed copy of the result
-  if (big.numel() == 0) return true;
-  for (int64_t i = 0; i < dim_big - 2; ++i) {
-    if (big.stride(i) != big.stride(i + 1) * big.size(i + 1)) return false;
-  }
-  return true;
+  // A 2-D @ >= 3-D into out= goes through bmm here: the folded form would write out transposed.
+  if (has_out && t1.dim() == 2 && t2.dim() >= 3) return false;
+  return matmul_folds(t1, t2.dim()) || matmul_folds(t2, t1.dim());
 }
 
 // The folded case: big (>= 3-D) @ small (1-D or 2-D) as one mm / mv on big's rows.
@@ -895,7 +892,10 @@ Tensor matmul_batched(const Tensor& out, const Tensor& t1, const Tensor& t2) {
   } else {
     result = empty(shape, t2.options());
   }
-  check_bmm_dtypes(t1, t2);
+  if (result.numel() > 0 && m1 > 0) {  // bmm's kernel, dispatched on t1's dtype
+    check_scalar_type(t1.dtype(), t2);
+    check_scalar_type(t1.dtype(), result);
+  }
   if (out.defined()) check_out_memory(out, {&t1, &t2});
   product_into(result, Tensor(), {t1, d1 > 1, true}, {t2, true, d2 > 1}, d1 > 1, d2 > 1, batch, n,
                p, m1, 0, 1, "bmm");
@@ -933,14 +933,20 @@ template <class = void>
 Tensor matmul(const Tensor& self, const Tensor& other) {
   const int64_t d1 = self.dim(), d2 = other.dim();
   const bool record = autograd::detail::any_requires_grad(self, other) && d1 > 0 && d2 > 0;
-  if (!record) return detail::linalg_impl::matmul_impl(Tensor(), self, other);
+  // The folded and batched paths reshape a product they made: the result is a new value, not a
+  // view of that temporary (PyTorch's _unsafe_view).
+  auto compute = [&] {
+    Tensor r = detail::linalg_impl::matmul_impl(Tensor(), self, other);
+    if (r.defined()) r.unsafeGetTensorImpl()->clear_view();
+    return r;
+  };
+  if (!record) return compute();
   // As PyTorch's composite: dot, mv and mm record their own nodes.
   if (d1 == 1 && d2 == 1) return dot(self, other);
   if (d1 == 2 && d2 == 1) return mv(self, other);
   if (d1 == 2 && d2 == 2) return mm(self, other);
   return detail::linalg_impl::record_product<autograd::MatmulBackward>(
-      self, other, [&] { return detail::linalg_impl::matmul_impl(Tensor(), self, other); },
-      d1 == 1 && d2 == 2 ? "SqueezeBackward3" : "UnsafeViewBackward0");
+      self, other, compute, d1 == 1 && d2 == 2 ? "SqueezeBackward3" : "UnsafeViewBackward0");
 }
 
 template <class = void>

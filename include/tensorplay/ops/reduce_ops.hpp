@@ -290,12 +290,17 @@ Tensor argmax_impl(const Tensor& self, std::optional<int64_t> dim, bool keepdim,
                    ": Expected reduction dim to be specified for input.numel() == 0.");
   }
   if (out.defined()) check_out_dtype(out, kLong);
-  TP_CHECK_NOT_IMPLEMENTED(self.dtype() != kBool, "\"", kMax ? "argmax_cpu" : "argmin_cpu",
-                           "\" not implemented for 'Bool'");
+  // PyTorch 1.13 has no Bool kernel, but only dispatches when there is something to compare:
+  // along a dim of size 1 it fills zeros, and an empty input gives an empty result.
+  const bool no_kernel = dim && self.dim() > 0 && (self.size(d) == 1 || self.numel() == 0);
+  TP_CHECK_NOT_IMPLEMENTED(self.dtype() != kBool || no_kernel, "\"",
+                           kMax ? "argmax_cpu" : "argmin_cpu", "\" not implemented for 'Bool'");
   const DimMask mask = dim ? single_dim_mask(d, self.dim()) : make_dim_mask({}, self.dim());
   Tensor result = reduction_result(out, self.sizes(), mask, keepdim, kLong);
   if (result.numel() > 0) {
-    // dim=None: the argmax of the flattened input, one line.
+    // dim=None: the argmax of the flattened input, one line. The conversion and views below
+    // are the kernel's own: nothing records (an index result has no gradient).
+    NoGradGuard no_grad;
     const DType compute = compute_dtype(self.dtype());
     const Tensor conv = self.dtype() == compute ? self : self.to(compute);
     const Tensor in = dim ? as_line(conv) : conv.reshape({-1});

@@ -12,27 +12,36 @@
 
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/memory_format.hpp>
+#include <tensorplay/core/safe_math.hpp>
 #include <tensorplay/core/tensor.hpp>
 
 namespace tensorplay {
 namespace detail {
 
-inline void resize_impl(TensorImpl& self, IntArrayRef sizes, MemoryFormat format) {
+// PyTorch's resize_impl_cpu_ followed, when a format is given, by empty_tensor_restride. Sizes
+// equal to the current ones change nothing (a transposed tensor keeps its strides), unless a
+// format asks for a restride. Everything is checked before anything changes: PyTorch sets the
+// new sizes first and then fails computing the bytes, leaving a tensor that claims more
+// elements than its storage holds.
+inline void resize_impl(TensorImpl& self, IntArrayRef sizes,
+                        std::optional<MemoryFormat> format = std::nullopt) {
   for (int64_t s : sizes) {
     TP_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", sizes);
   }
+  const bool same = self.sizes() == sizes;
+  if (same && !format) return;
+  // The layout of a fresh tensor of `sizes` in either format is dense from the storage offset
+  // on, so the bytes it needs are contiguous_nbytes's.
+  safe_compute_numel(sizes);
+  const std::size_t needed = contiguous_nbytes(sizes, self.itemsize(), self.storage_offset());
   if (format == MemoryFormat::ChannelsLast) {
-    const std::vector<int64_t> strides = strides_for(sizes, format);
+    const std::vector<int64_t> strides = strides_for(sizes, *format);
     self.set_sizes_and_strides(sizes, strides);
   } else {
     self.set_sizes_contiguous(sizes);
   }
-  int64_t extent = 0;  // elements from element 0 to one past the last
-  if (self.numel() > 0) {
-    extent = 1;
-    for (int64_t d = 0; d < self.dim(); ++d) extent += (self.sizes()[d] - 1) * self.strides()[d];
-  }
-  const std::size_t needed = std::size_t(self.storage_offset() + extent) * self.itemsize();
+  // A same-size restride grows the storage too when it must (an expanded tensor made
+  // contiguous reaches more bytes); PyTorch's empty_tensor_restride does not look.
   if (self.numel() == 0) return;
   StorageImpl* storage = self.storage().unsafeGetStorageImpl();
   TP_CHECK(storage != nullptr, "resize_: the tensor has no storage");
@@ -44,7 +53,7 @@ inline void resize_impl(TensorImpl& self, IntArrayRef sizes, MemoryFormat format
 // is the same). Returns whether it resized, so that the caller can restride the result.
 inline bool resize_output(const Tensor& out, IntArrayRef shape) {
   if (out.sizes() == shape) return false;
-  resize_impl(*out.unsafeGetTensorImpl(), shape, MemoryFormat::Contiguous);
+  resize_impl(*out.unsafeGetTensorImpl(), shape);
   return true;
 }
 
@@ -52,14 +61,17 @@ inline bool resize_output(const Tensor& out, IntArrayRef shape) {
 
 inline const Tensor& Tensor::resize_(IntArrayRef size,
                                      std::optional<MemoryFormat> memory_format) const {
-  const MemoryFormat format = memory_format.value_or(MemoryFormat::Contiguous);
-  TP_CHECK(format != MemoryFormat::Preserve, "Unsupported memory format Preserve");
-  detail::resize_impl(*impl("resize_"), size, format);
+  TP_CHECK(memory_format != MemoryFormat::Preserve, "Unsupported memory format Preserve");
+  detail::resize_impl(*impl("resize_"), size, memory_format);
   return *this;
 }
 
+// Preserve means the template's own layout (its suggest_memory_format).
 inline const Tensor& Tensor::resize_as_(const Tensor& the_template,
                                         std::optional<MemoryFormat> memory_format) const {
+  if (memory_format == MemoryFormat::Preserve) {
+    memory_format = the_template.unsafeGetTensorImpl()->suggest_memory_format();
+  }
   return resize_(the_template.sizes(), memory_format);
 }
 

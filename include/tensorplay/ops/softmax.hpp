@@ -4,9 +4,10 @@
 // Stable: each line is shifted by its maximum before exp, so large inputs do not overflow, and
 // log_softmax is x - max - log(sum exp(x - max)) rather than the log of a rounded quotient. A
 // line holding NaN gives NaN throughout, and a line of -inf gives NaN (0/0), as PyTorch. Float
-// computes in float, double in double, Half and BFloat16 in float (rounded once). Integer and
-// bool inputs are refused as PyTorch's CPU kernel refuses them, unless dtype= asks for a
-// floating dtype (the input is converted first).
+// computes in float, double in double, Half and BFloat16 in float (rounded once; PyTorch 1.13's
+// CPU kernels refuse Half, which we take). Integer and bool inputs are refused as PyTorch's CPU
+// kernels refuse them, unless dtype= asks for a floating dtype (the input is converted first);
+// an empty input of any dtype is returned empty before any kernel looks at it, as PyTorch does.
 #pragma once
 
 #include <algorithm>
@@ -106,8 +107,11 @@ Tensor softmax_impl(const Tensor& self, int64_t dim, std::optional<DType> dtype,
   const Tensor src = dtype && *dtype != self.dtype() ? self.to(*dtype) : self;
   const int64_t d = maybe_wrap_dim(dim, src.dim());
   const bool lastdim = d == std::max<int64_t>(src.dim(), 1) - 1;
-  // PyTorch's CPU kernels dispatch on floating types only; the message names the kernel.
-  TP_CHECK_NOT_IMPLEMENTED(is_floating_point(src.dtype()), "\"", kLog ? "log_" : "",
+  // PyTorch's CPU kernels dispatch on floating types, after returning early for an empty input;
+  // the message names the kernel (log_softmax's non-last-dim kernel calls itself
+  // "softmax_kernel_impl").
+  TP_CHECK_NOT_IMPLEMENTED(is_floating_point(src.dtype()) || src.numel() == 0, "\"",
+                           kLog && lastdim ? "log_" : "",
                            lastdim ? "softmax_lastdim_kernel_impl" : "softmax_kernel_impl",
                            "\" not implemented for '", scalar_type_name(src.dtype()), "'");
   Tensor result;

@@ -331,13 +331,19 @@ class TensorIterator {
 namespace detail {
 
 // Strides, in elements, for a new tensor of `shape` whose dimensions are laid out in `perm`
-// order, innermost first (what TensorIterator allocates outputs with).
+// order, innermost first (what TensorIterator allocates outputs with). PyTorch's rule, which
+// only an empty shape tells apart: row-major order gives contiguous strides; any other order
+// multiplies the sizes as they are (compatible_stride), so every dimension laid out outside a
+// zero-size one gets stride 0.
 inline SmallVector<int64_t, 8> strides_from_perm(IntArrayRef shape, IntArrayRef perm) {
+  bool row_major = true;
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    row_major = row_major && perm[i] == int64_t(perm.size() - 1 - i);
   SmallVector<int64_t, 8> strides(shape.size());
   int64_t next = 1;
   for (int64_t d : perm) {
     strides[d] = next;
-    next *= std::max<int64_t>(shape[d], 1);
+    next *= row_major ? std::max<int64_t>(shape[d], 1) : shape[d];
   }
   return strides;
 }
@@ -486,9 +492,20 @@ inline TensorIterator TensorIteratorConfig::build() const {
   bool any_pending = false;
   for (int o = 0; o < num_outputs_; ++o) any_pending = any_pending || pending[o];
   if (any_pending) {
-    // PyTorch's fast setup: when every existing operand has the result's shape and one dense
-    // layout, outputs take exactly that layout; otherwise the dimension order found above.
+    // PyTorch's fast setup, in its order: when every existing operand has the result's shape
+    // and is contiguous (as every empty tensor is), outputs are contiguous; when they share one
+    // dense layout, outputs take exactly that layout; otherwise the dimension order found above.
     SmallVector<int64_t, 8> strides;
+    bool all_contiguous = true;
+    for (int k = 0; k < nt && all_contiguous; ++k) {
+      all_contiguous = pending[k] || (it.tensors_[k].sizes() == IntArrayRef(shape) &&
+                                      it.tensors_[k].is_contiguous());
+    }
+    if (all_contiguous) {
+      SmallVector<int64_t, 8> row_major(shape.size());
+      std::iota(row_major.rbegin(), row_major.rend(), int64_t{0});
+      strides = detail::strides_from_perm(shape, row_major);
+    }
     for (int k = 0; k < nt && strides.empty(); ++k) {
       if (pending[k]) continue;
       const Tensor& t = it.tensors_[k];

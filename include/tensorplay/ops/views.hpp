@@ -25,6 +25,7 @@
 
 #include <tensorplay/autograd/functions/views.hpp>
 #include <tensorplay/core/grad_mode.hpp>
+#include <tensorplay/core/safe_math.hpp>
 #include <tensorplay/core/sizes_and_strides.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/ops/as_strided.hpp>
@@ -72,7 +73,8 @@ enum class InferSize { Ok, TwoInferred, NegativeDim, Mismatch, Ambiguous };
 inline InferSize infer_view_size(IntArrayRef shape, int64_t numel, SizesAndStrides& g,
                                  int64_t* bad_dim = nullptr) {
   g.resize(shape.size());
-  int64_t known = 1;  // product of the given sizes
+  uint64_t known = 1;     // product of the given sizes
+  bool overflow = false;  // sticky, as safe_compute_numel's
   int64_t inferred = -1;
   for (std::size_t d = 0; d < shape.size(); ++d) {
     g.size_at_unchecked(d) = shape[d];
@@ -80,21 +82,29 @@ inline InferSize infer_view_size(IntArrayRef shape, int64_t numel, SizesAndStrid
       if (inferred >= 0) return InferSize::TwoInferred;
       inferred = static_cast<int64_t>(d);
     } else if (shape[d] >= 0) {
-      known *= shape[d];
+      overflow |= mul_overflows(known, static_cast<uint64_t>(shape[d]), &known);
     } else {
       if (bad_dim) *bad_dim = shape[d];
       return InferSize::NegativeDim;
     }
   }
-  if (numel == known) {
+  if (overflow || known > kStorageMax) {
+    // More elements than int64 holds never match `numel`. PyTorch's product wraps, and when
+    // it wraps to 0 on an empty tensor it accepts the shape and fails setting it, with
+    // TensorImpl's message (before any storage check, which view does not make).
+    TP_CHECK(numel != 0 || inferred >= 0, "numel: integer multiplication overflow");
+    return InferSize::Mismatch;
+  }
+  if (static_cast<uint64_t>(numel) == known) {
     if (inferred < 0) return InferSize::Ok;
-  } else if (inferred < 0 || known == 0 || numel % known != 0) {
+  } else if (inferred < 0 || known == 0 || static_cast<uint64_t>(numel) % known != 0) {
     return InferSize::Mismatch;
   }
   // numpy's rule: with zero elements the -1 could be anything, so it is refused, with a
   // message that explains why `empty.view(0, 0)` works and `empty.view(-1, 0)` does not.
   if (known == 0) return InferSize::Ambiguous;
-  g.size_at_unchecked(static_cast<std::size_t>(inferred)) = numel / known;
+  g.size_at_unchecked(static_cast<std::size_t>(inferred)) =
+      static_cast<int64_t>(static_cast<uint64_t>(numel) / known);
   return InferSize::Ok;
 }
 
@@ -150,7 +160,8 @@ inline bool compute_view_strides(IntArrayRef old_sizes, IntArrayRef old_strides,
       int64_t running = 1;
       for (int64_t d = new_rank - 1; d >= 0; --d) {
         new_strides[d] = running;
-        running *= new_sizes[d] > 1 ? new_sizes[d] : 1;
+        // Wraps (defined) as PyTorch's does: [0, 2^62, 4] gets strides [0, 4, 1].
+        mul_overflows(running, new_sizes[d] > 1 ? new_sizes[d] : 1, &running);
       }
     }
     return true;
@@ -161,8 +172,11 @@ inline bool compute_view_strides(IntArrayRef old_sizes, IntArrayRef old_strides,
   int64_t chunk_numel = 1, placed_numel = 1;
   for (auto od = static_cast<int64_t>(old_sizes.size()) - 1; od >= 0; --od) {
     chunk_numel *= old_sizes[od];
+    // A product that overflows is no stride any tensor has: the chunk ends there.
+    int64_t span = 0;
     const bool chunk_continues =
-        od > 0 && (old_sizes[od - 1] == 1 || old_strides[od - 1] == chunk_numel * base);
+        od > 0 && (old_sizes[od - 1] == 1 ||
+                   (!mul_overflows(chunk_numel, base, &span) && old_strides[od - 1] == span));
     if (chunk_continues) continue;
     while (nd >= 0 && (placed_numel < chunk_numel || new_sizes[nd] == 1)) {
       new_strides[nd] = placed_numel * base;
@@ -318,6 +332,13 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   TP_CHECK(length >= 0 && start <= size - length, "start (", start, ") + length (", length,
            ") exceeds dimension size (", size, ").");
   return slice(dim, start, start + length, 1);
+}
+
+template <class>
+Tensor Tensor::narrow(int64_t dim, const Tensor& start, int64_t length) const {
+  TP_CHECK(start.dim() == 0 && is_integral(start.dtype(), /*include_bool=*/false),
+           "start must be an 0-dim integral Tensor.");
+  return narrow(dim, start.item<int64_t>(), length);
 }
 
 // ---- view / reshape ---------------------------------------------------------------------------
@@ -613,8 +634,14 @@ Tensor Tensor::expand(IntArrayRef size, bool /*implicit*/) const {
   for (int64_t i = ndim - 1; i >= 0; --i) {
     const int64_t d = i - (ndim - tdim);  // the matching input dim, < 0 for a new leading dim
     int64_t sz = d >= 0 ? self->sizes()[d] : 1;
-    int64_t st =
-        d >= 0 ? self->strides()[d] : g.size_at_unchecked(i + 1) * g.stride_at_unchecked(i + 1);
+    // A new leading dim steps over the dim after it. Its stride is never used to address (the
+    // dim has size 1, or is expanded and gets stride 0 below), so a product that overflows
+    // int64 is replaced by 0 rather than wrapping to a negative stride.
+    int64_t st = d >= 0 ? self->strides()[d] : 0;
+    if (d < 0 &&
+        detail::mul_overflows(g.size_at_unchecked(i + 1), g.stride_at_unchecked(i + 1), &st)) {
+      st = 0;
+    }
     int64_t target = size[i];
     if (target == -1) {
       TP_CHECK(d >= 0, "The expanded size of the tensor (", target,
@@ -816,6 +843,15 @@ std::vector<Tensor> multi_view(const Tensor& self, int64_t count, const char* na
     NoGradGuard no_grad;  // the pieces' own view nodes would be the wrong ones
     for (int64_t i = 0; i < count; ++i) out.push_back(piece(self, i));
   }
+  // Made under the guard above, the pieces say NO_GRAD_MODE; they are the outputs of one
+  // multi-view op (PyTorch refuses in-place writes to them that would record).
+  if (GradMode::is_enabled() && !InferenceMode::is_enabled()) {
+    for (const Tensor& t : out) {
+      TensorImpl* p = t.unsafeGetTensorImpl();
+      if (p->is_view() && p->creation_meta() != CreationMeta::INFERENCE_MODE)
+        p->set_creation_meta(CreationMeta::MULTI_OUTPUT_NODE);
+    }
+  }
   if (ag::records_view(self)) {
     std::vector<ag::ViewFn> replays;
     replays.reserve(out.size());
@@ -974,7 +1010,12 @@ Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
   g.stride_at_unchecked(ndim) = ndim == 0 ? 1 : self->strides()[d];
   if (ndim > 0) {
     g.size_at_unchecked(d) = (self->sizes()[d] - size) / step + 1;
-    g.stride_at_unchecked(d) *= step;
+    // As in slice: stride * step overflows only for a step beyond the dim, which leaves one
+    // window whose stride is never used; keep the old one then.
+    int64_t scaled = 0;
+    if (!detail::mul_overflows(g.stride_at_unchecked(d), step, &scaled)) {
+      g.stride_at_unchecked(d) = scaled;
+    }
   }
   return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
                          "UnfoldBackward0", [&] {
@@ -983,6 +1024,294 @@ Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
                                                                  return t.unfold(d, size, step);
                                                                });
                          });
+}
+
+// ---- tensor_split / hsplit / vsplit / dsplit ---------------------------------------------------
+// PyTorch composes these from slice (CompositeImplicitAutograd), so each piece is an ordinary
+// slice view with its own SliceBackward0, not an output of one multi-view node.
+
+// `sections` pieces; the first size % sections of them one element longer.
+template <class>
+std::vector<Tensor> Tensor::tensor_split(int64_t sections, int64_t dim) const {
+  const TensorImpl* self = impl("tensor_split");
+  TP_CHECK(self->dim() > 0,
+           "tensor_split expected at least a 1-dimensional tensor, but got a tensor with ",
+           self->dim(), " dims");
+  dim = maybe_wrap_dim(dim, self->dim());
+  TP_CHECK(sections > 0, "number of sections must be larger than 0, got ", sections);
+  const int64_t size = self->sizes()[dim];
+  const int64_t base = size / sections, extra = size % sections;
+  std::vector<Tensor> out;
+  out.reserve(static_cast<std::size_t>(sections));
+  for (int64_t i = 0, start = 0; i < sections; ++i) {
+    const int64_t length = base + (i < extra ? 1 : 0);
+    out.push_back(slice(dim, start, start + length));
+    start += length;
+  }
+  return out;
+}
+
+// Pieces between consecutive indices (slice's clamping: out-of-order indices give empty pieces).
+template <class>
+std::vector<Tensor> Tensor::tensor_split(IntArrayRef indices, int64_t dim) const {
+  const TensorImpl* self = impl("tensor_split");
+  TP_CHECK(self->dim() > 0,
+           "tensor_split expected at least a 1-dimensional tensor, but got a tensor with ",
+           self->dim(), " dims");
+  dim = maybe_wrap_dim(dim, self->dim());
+  std::vector<Tensor> out;
+  out.reserve(indices.size() + 1);
+  int64_t start = 0;
+  for (int64_t end : indices) {
+    out.push_back(slice(dim, start, end));
+    start = end;
+  }
+  out.push_back(slice(dim, start, self->sizes()[dim]));
+  return out;
+}
+
+// A 0-d int64 tensor is a number of sections, a 1-d one a list of indices.
+template <class>
+std::vector<Tensor> Tensor::tensor_split(const Tensor& tensor_indices_or_sections,
+                                         int64_t dim) const {
+  const TensorImpl* self = impl("tensor_split");
+  TP_CHECK(self->dim() > 0,
+           "tensor_split expected at least a 1-dimensional tensor, but got a tensor with ",
+           self->dim(), " dims");
+  const Tensor& split = tensor_indices_or_sections;
+  TP_CHECK(split.dtype() == kLong,
+           "tensor_split expected tensor_indices_or_sections to have dtype of long, but got ",
+           scalar_type_name(split.dtype()));
+  TP_CHECK(split.dim() <= 1,
+           "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+           "one-dimensional tensor, but got a tensor with ",
+           split.dim(), " dims");
+  if (split.dim() == 0) return tensor_split(split.item<int64_t>(), dim);
+  std::vector<int64_t> indices(static_cast<std::size_t>(split.numel()));
+  // item() reads through the strides and refuses memory the CPU cannot read.
+  for (int64_t i = 0; i < split.numel(); ++i) {
+    indices[static_cast<std::size_t>(i)] = split.select(0, i).item<int64_t>();
+  }
+  return tensor_split(IntArrayRef(indices), dim);
+}
+
+namespace detail {
+// hsplit/vsplit/dsplit: tensor_split along a fixed dim, which must split evenly.
+template <class = void>
+std::vector<Tensor> directional_split(const Tensor& self, const char* name, int64_t min_dim,
+                                      int64_t dim, std::optional<int64_t> sections,
+                                      IntArrayRef indices) {
+  TP_CHECK(self.dim() >= min_dim, "torch.", name, " requires a tensor with at least ", min_dim,
+           " dimension, but got a tensor with ", self.dim(), " dimensions!");
+  if (!sections) return self.tensor_split(indices, dim);
+  const int64_t size = self.size(dim);
+  TP_CHECK(*sections != 0 && size % *sections == 0, "torch.", name,
+           " attempted to split along dimension ", dim, ", but the size of the dimension ", size,
+           " is not divisible by the split_size ", *sections, "!");
+  return self.tensor_split(*sections, dim);
+}
+}  // namespace detail
+
+// Along dim 1 (dim 0 of a 1-d tensor).
+template <class>
+std::vector<Tensor> Tensor::hsplit(int64_t sections) const {
+  const int64_t dim = impl("hsplit")->dim() == 1 ? 0 : 1;
+  return detail::directional_split(*this, "hsplit", 1, dim, sections, {});
+}
+template <class>
+std::vector<Tensor> Tensor::hsplit(IntArrayRef indices) const {
+  const int64_t dim = impl("hsplit")->dim() == 1 ? 0 : 1;
+  return detail::directional_split(*this, "hsplit", 1, dim, std::nullopt, indices);
+}
+template <class>
+std::vector<Tensor> Tensor::vsplit(int64_t sections) const {
+  impl("vsplit");
+  return detail::directional_split(*this, "vsplit", 2, 0, sections, {});
+}
+template <class>
+std::vector<Tensor> Tensor::vsplit(IntArrayRef indices) const {
+  impl("vsplit");
+  return detail::directional_split(*this, "vsplit", 2, 0, std::nullopt, indices);
+}
+template <class>
+std::vector<Tensor> Tensor::dsplit(int64_t sections) const {
+  impl("dsplit");
+  return detail::directional_split(*this, "dsplit", 3, 2, sections, {});
+}
+template <class>
+std::vector<Tensor> Tensor::dsplit(IntArrayRef indices) const {
+  impl("dsplit");
+  return detail::directional_split(*this, "dsplit", 3, 2, std::nullopt, indices);
+}
+
+// ---- free functions ---------------------------------------------------------------------------
+// libtorch's at:: spellings of the view methods (at::transpose(t, 0, 1), at::narrow, ...), with
+// its parameter names and defaults; each forwards to the method.
+
+template <class = void>
+Tensor alias(const Tensor& self) {
+  return self.alias();
+}
+template <class = void>
+Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                  std::optional<int64_t> storage_offset = std::nullopt) {
+  return self.as_strided(size, stride, storage_offset);
+}
+template <class = void>
+const Tensor& as_strided_(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                          std::optional<int64_t> storage_offset = std::nullopt) {
+  return self.as_strided_(size, stride, storage_offset);
+}
+template <class = void>
+Tensor select(const Tensor& self, int64_t dim, int64_t index) {
+  return self.select(dim, index);
+}
+template <class = void>
+Tensor slice(const Tensor& self, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+             std::optional<int64_t> end = std::nullopt, int64_t step = 1) {
+  return self.slice(dim, start, end, step);
+}
+template <class = void>
+Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  return self.narrow(dim, start, length);
+}
+template <class = void>
+Tensor narrow(const Tensor& self, int64_t dim, const Tensor& start, int64_t length) {
+  return self.narrow(dim, start, length);
+}
+template <class = void>
+Tensor reshape(const Tensor& self, IntArrayRef shape) {
+  return self.reshape(shape);
+}
+template <class = void>
+Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
+  return self.transpose(dim0, dim1);
+}
+template <class = void>
+Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1) {
+  return self.swapdims(dim0, dim1);
+}
+template <class = void>
+Tensor swapaxes(const Tensor& self, int64_t axis0, int64_t axis1) {
+  return self.swapaxes(axis0, axis1);
+}
+template <class = void>
+Tensor t(const Tensor& self) {
+  return self.t();
+}
+template <class = void>
+Tensor permute(const Tensor& self, IntArrayRef dims) {
+  return self.permute(dims);
+}
+template <class = void>
+Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  return self.movedim(source, destination);
+}
+template <class = void>
+Tensor movedim(const Tensor& self, int64_t source, int64_t destination) {
+  return self.movedim(source, destination);
+}
+template <class = void>
+Tensor moveaxis(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  return self.moveaxis(source, destination);
+}
+template <class = void>
+Tensor moveaxis(const Tensor& self, int64_t source, int64_t destination) {
+  return self.moveaxis(source, destination);
+}
+template <class = void>
+Tensor squeeze(const Tensor& self) {
+  return self.squeeze();
+}
+template <class = void>
+Tensor squeeze(const Tensor& self, int64_t dim) {
+  return self.squeeze(dim);
+}
+template <class = void>
+Tensor squeeze(const Tensor& self, IntArrayRef dim) {
+  return self.squeeze(dim);
+}
+template <class = void>
+Tensor unsqueeze(const Tensor& self, int64_t dim) {
+  return self.unsqueeze(dim);
+}
+template <class = void>
+Tensor flatten(const Tensor& self, int64_t start_dim = 0, int64_t end_dim = -1) {
+  return self.flatten(start_dim, end_dim);
+}
+template <class = void>
+Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  return self.unflatten(dim, sizes);
+}
+template <class = void>
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim = 0) {
+  return self.split(split_size, dim);
+}
+template <class = void>
+std::vector<Tensor> split(const Tensor& self, IntArrayRef split_size, int64_t dim = 0) {
+  return self.split(split_size, dim);
+}
+template <class = void>
+std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes,
+                                     int64_t dim = 0) {
+  return self.split_with_sizes(split_sizes, dim);
+}
+template <class = void>
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0) {
+  return self.chunk(chunks, dim);
+}
+template <class = void>
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim = 0) {
+  return self.unbind(dim);
+}
+template <class = void>
+std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim = 0) {
+  return self.tensor_split(sections, dim);
+}
+template <class = void>
+std::vector<Tensor> tensor_split(const Tensor& self, IntArrayRef indices, int64_t dim = 0) {
+  return self.tensor_split(indices, dim);
+}
+template <class = void>
+std::vector<Tensor> tensor_split(const Tensor& self, const Tensor& tensor_indices_or_sections,
+                                 int64_t dim = 0) {
+  return self.tensor_split(tensor_indices_or_sections, dim);
+}
+template <class = void>
+std::vector<Tensor> hsplit(const Tensor& self, int64_t sections) {
+  return self.hsplit(sections);
+}
+template <class = void>
+std::vector<Tensor> hsplit(const Tensor& self, IntArrayRef indices) {
+  return self.hsplit(indices);
+}
+template <class = void>
+std::vector<Tensor> vsplit(const Tensor& self, int64_t sections) {
+  return self.vsplit(sections);
+}
+template <class = void>
+std::vector<Tensor> vsplit(const Tensor& self, IntArrayRef indices) {
+  return self.vsplit(indices);
+}
+template <class = void>
+std::vector<Tensor> dsplit(const Tensor& self, int64_t sections) {
+  return self.dsplit(sections);
+}
+template <class = void>
+std::vector<Tensor> dsplit(const Tensor& self, IntArrayRef indices) {
+  return self.dsplit(indices);
+}
+template <class = void>
+Tensor diagonal(const Tensor& self, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) {
+  return self.diagonal(offset, dim1, dim2);
+}
+template <class = void>
+Tensor detach(const Tensor& self) {
+  return self.detach();
+}
+template <class = void>
+Tensor& detach_(Tensor& self) {
+  return self.detach_();
 }
 
 }  // namespace tensorplay

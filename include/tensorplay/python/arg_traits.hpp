@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -57,6 +58,20 @@ inline int64_t load_int(PyObject* o) {
   const int64_t v = load_int(index);
   Py_DECREF(index);
   return v;
+}
+// An element of an int list (1-based `pos`). One that is not an int64 is a TypeError naming
+// its position and type, as torch's parser reports it ("... must be tuple of ints, but found
+// element of type int at pos 2"), not the RuntimeError a lone int argument gives. `what` is the
+// start of the message: the binding layer's loads do not know the op's name, so theirs is
+// "argument"; callers that do say "new(): argument 'size'".
+inline int64_t load_int_item(PyObject* o, Py_ssize_t pos, const char* what = "argument") {
+  try {
+    return load_int(o);
+  } catch (const std::exception&) {
+    PyErr_Clear();  // __index__ may have raised
+    throw TypeError(std::string(what) + " must be tuple of ints, but found element of type " +
+                    Py_TYPE(o)->tp_name + " at pos " + std::to_string(pos));
+  }
 }
 inline double load_double(PyObject* o) {
   const double v = PyFloat_AsDouble(o);
@@ -187,12 +202,12 @@ struct Arg<IntArrayRef> {
   static detail::IntList load(const Slot& s) {
     detail::IntList out;
     if (s.obj && detail::is_int_like(s.obj)) {
-      out.values.push_back(detail::load_int(s.obj));
+      out.values.push_back(detail::load_int_item(s.obj, 1));
       return out;
     }
     const auto items = detail::items_of(s);
     for (Py_ssize_t i = 0; i < items.size; ++i)
-      out.values.push_back(detail::load_int(items.data[i]));
+      out.values.push_back(detail::load_int_item(items.data[i], i + 1));
     return out;
   }
 };

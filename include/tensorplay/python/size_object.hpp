@@ -27,11 +27,13 @@ inline PyObject* size_repr(PyObject* self) {
   return PyUnicode_FromString((s + "])").c_str());
 }
 inline PyObject* size_numel(PyObject* self, PyObject*) {
-  long long n = 1;
+  // Wraps modulo 2^64 as torch's does (torch.Size([2**62, 4]).numel() == 0), without the
+  // signed overflow.
+  unsigned long long n = 1;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); ++i) {
-    n *= PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
+    n *= static_cast<unsigned long long>(PyLong_AsLongLong(PyTuple_GET_ITEM(self, i)));
   }
-  return PyLong_FromLongLong(n);
+  return PyLong_FromLongLong(static_cast<long long>(n));
 }
 }  // namespace detail
 

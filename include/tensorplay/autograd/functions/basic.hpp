@@ -46,9 +46,9 @@ struct AccumulateGradT final : Node {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!m.grad_.defined()) {
       const bool stealable = !GradMode::is_enabled() && g.use_count() == 1 &&
-                             g.storage().use_count() == 1 && g.is_non_overlapping_and_dense() &&
-                             !g.requires_grad();
-      m.grad_ = stealable ? std::move(g) : g.clone();
+                             g.storage().use_count() == 1 && !g.requires_grad() &&
+                             obeys_layout_contract(g);
+      m.grad_ = stealable ? std::move(g) : clone_obey_contract(g);
     } else if (!GradMode::is_enabled()) {
       m.grad_.add_(g);
     } else {
@@ -58,6 +58,28 @@ struct AccumulateGradT final : Node {
   }
 
   const Tensor& variable() const noexcept { return variable_; }
+
+  // PyTorch's gradient layout contract: a leaf that is non-overlapping and dense gets a .grad
+  // with its own strides (a transposed leaf, a transposed gradient; size-1 dims may differ);
+  // any other leaf gets a contiguous one.
+  // A leaf whose shape changed in place (under no_grad) since its graph was made takes the
+  // gradient in the graph's shape, as it comes (PyTorch compares the gradient's dims only).
+  bool obeys_layout_contract(const Tensor& g) const {
+    if (g.sizes() != variable_.sizes()) return g.is_non_overlapping_and_dense();
+    if (!variable_.is_non_overlapping_and_dense()) return g.is_contiguous();
+    const IntArrayRef sizes = g.sizes(), strides = g.strides(), want = variable_.strides();
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+      if (sizes[d] != 1 ? strides[d] != want[d] : strides[d] == 0) return false;
+    }
+    return true;
+  }
+  Tensor clone_obey_contract(const Tensor& g) const {
+    if (g.sizes() != variable_.sizes()) return g.clone();
+    if (!variable_.is_non_overlapping_and_dense()) return g.clone(MemoryFormat::Contiguous);
+    Tensor out = empty_strided(variable_.sizes(), variable_.strides(), g.options());
+    out.copy_(g);  // recorded under create_graph, as PyTorch's new_empty_strided().copy_()
+    return out;
+  }
 
  private:
   Tensor variable_;

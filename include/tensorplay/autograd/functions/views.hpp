@@ -192,12 +192,9 @@ void record_multi_view(const std::vector<Tensor>& pieces, const Tensor& self, co
   if (!records_view(self)) return;
   auto node = std::make_shared<MultiViewBackwardT<>>(name, self.sizes(), std::move(replays));
   node->add_next_edge(gradient_edge(self));
-  const AutogradMeta* sm = autograd_meta(self.unsafeGetTensorImpl());
   for (const Tensor& piece : pieces) {
     TensorImpl* vi = piece.unsafeGetTensorImpl();
     AutogradMeta& vm = materialize_autograd_meta(vi);
-    vm.is_view_ = true;
-    vm.base_ = sm->is_view_ ? sm->base_ : self;
     vm.attr_version_ = vi->version_counter().current_version();
     vm.output_nr_ = node->add_input_metadata(piece);
     vm.grad_fn_ = node;
@@ -211,8 +208,9 @@ void record_multi_view(const std::vector<Tensor>& pieces, const Tensor& self, co
 template <class MakeBackward>
 std::shared_ptr<Node> begin_inplace_view(const Tensor& self, const char* name,
                                          MakeBackward&& make_backward) {
-  check_inplace(self);
-  if (!records_view(self)) return nullptr;
+  const bool records = records_view(self);
+  check_inplace(self.unsafeGetTensorImpl(), records);
+  if (!records) return nullptr;
   auto node = std::make_shared<ViewBackward>(name, make_backward());
   node->add_next_edge(gradient_edge(self));
   return node;
@@ -295,6 +293,37 @@ struct FillBackward2T final : Node {  // fill_(Scalar)
 };
 using FillBackward2 = FillBackward2T<>;
 
+// fill_(Tensor value), fill(self, Scalar), fill(self, Tensor value): self's old value is gone;
+// a 0-d value was written everywhere, so it receives the sum of the gradient.
+template <class = void>
+struct FillBackward3T final : Node {  // fill_(Tensor value)
+  TENSORPLAY_NODE_NAME_(FillBackward3)
+  variable_list apply(variable_list&& grads) override {
+    const Tensor& g = grads[0];
+    return {should_compute_output(0) ? detail::zero_grad_like(g) : Tensor(),
+            should_compute_output(1) ? g.sum() : Tensor()};
+  }
+};
+using FillBackward3 = FillBackward3T<>;
+
+template <class = void>
+struct FillBackward0T final : Node {  // fill(self, Scalar)
+  TENSORPLAY_NODE_NAME_(FillBackward0)
+  variable_list apply(variable_list&& grads) override { return {detail::zero_grad_like(grads[0])}; }
+};
+using FillBackward0 = FillBackward0T<>;
+
+template <class = void>
+struct FillBackward1T final : Node {  // fill(self, Tensor value)
+  TENSORPLAY_NODE_NAME_(FillBackward1)
+  variable_list apply(variable_list&& grads) override {
+    const Tensor& g = grads[0];
+    return {should_compute_output(0) ? detail::zero_grad_like(g) : Tensor(),
+            should_compute_output(1) ? g.sum() : Tensor()};
+  }
+};
+using FillBackward1 = FillBackward1T<>;
+
 template <class = void>
 struct ZeroBackward0T final : Node {  // zero_
   TENSORPLAY_NODE_NAME_(ZeroBackward0)
@@ -326,5 +355,50 @@ struct IndexPutBackward0T final : Node {  // index_put_(indices, values, accumul
   }
 };
 using IndexPutBackward0 = IndexPutBackward0T<>;
+
+// index_fill(dim, index, value): the filled positions no longer depend on self. Edges: self, and
+// for IndexFillBackward1 the 0-d value, which receives the gradient summed over the filled
+// positions (each counted once, however often the index repeats it).
+struct IndexFillNode : Node {
+  int64_t dim_ = 0;
+  SavedVariable index_;
+  void save(int64_t dim, const Tensor& index) {
+    dim_ = dim;
+    index_ = SavedVariable(index, false);
+  }
+  void release_variables() override { index_.reset_data(); }
+};
+
+template <class = void>
+struct IndexFillBackward0T final : IndexFillNode {  // index_fill(self, dim, index, Scalar)
+  TENSORPLAY_NODE_NAME_(IndexFillBackward0)
+  variable_list apply(variable_list&& grads) override {
+    return {grads[0].index_fill(dim_, index_.unpack(shared_from_this()), 0)};
+  }
+};
+using IndexFillBackward0 = IndexFillBackward0T<>;
+
+template <class = void>
+struct IndexFillBackward1T final : IndexFillNode {  // index_fill(self, dim, index, Tensor)
+  TENSORPLAY_NODE_NAME_(IndexFillBackward1)
+  variable_list apply(variable_list&& grads) override {
+    const Tensor& g = grads[0];
+    const Tensor index = index_.unpack(shared_from_this());
+    Tensor self_grad, value_grad;
+    if (should_compute_output(0)) self_grad = g.index_fill(dim_, index, 0);
+    if (should_compute_output(1)) {
+      Tensor filled;
+      {
+        NoGradGuard no_grad;
+        filled = empty(g.sizes(), g.options().dtype(kBool));
+        filled.zero_();
+        filled.index_fill_(dim_, index, true);
+      }
+      value_grad = g.where(filled, 0).sum();
+    }
+    return {self_grad, value_grad};
+  }
+};
+using IndexFillBackward1 = IndexFillBackward1T<>;
 
 }  // namespace tensorplay::autograd
