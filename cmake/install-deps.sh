@@ -7,8 +7,9 @@ pkgs="g++ cmake ninja-build"
 case "$what" in
   demo) ;;
   # The Python binding's build and tests: pybind11, Debian's Python 3 headers, and the NumPy
-  # and torch its comparison tests run against.
-  test) pkgs="$pkgs catch2 pybind11-dev python3-dev python3-numpy python3-torch" ;;
+  # and torch its comparison tests run against; libtorch (and the OpenBLAS it runs on) for the
+  # differential test (tests/differential), which is skipped, not passed, without it.
+  test) pkgs="$pkgs catch2 pybind11-dev python3-dev python3-numpy python3-torch libtorch-dev libopenblas0-pthread" ;;
   bench) pkgs="$pkgs libbenchmark-dev libtorch-dev libopenblas0-pthread python3 pybind11-dev python3-dev python3-numpy python3-torch" ;;
   *) echo "usage: $0 [demo|test|bench]" >&2; exit 2 ;;
 esac
