@@ -7,6 +7,7 @@
 
 #include "grad_test_util.hpp"
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <tuple>
@@ -278,4 +279,25 @@ TEST_CASE("reductions: second derivatives", "[autograd]") {
     const Tensor gm = grad_at(fns[i], x0.sub(v.mul(eps)), false).second;
     CHECK(hv.allclose(gp.sub(gm).div(2 * eps), 1e-4, 1e-5));
   }
+}
+
+TEST_CASE("reductions: a NaN gradient stays where max()/min() took their value", "[autograd]") {
+  // torch 1.13: min()/max() over everything fill the gradient in (NaN only at the arg-min);
+  // amin/amax multiply by the mask (NaN everywhere); min(dim) scatters to its index.
+  const auto nan_at = [](const Tensor& g) {
+    std::vector<bool> out;
+    const Tensor c = g.contiguous();
+    for (int64_t i = 0; i < c.numel(); ++i) out.push_back(std::isnan(c.data_ptr<float>()[i]));
+    return out;
+  };
+  Tensor x = tensor({1.0f, -2.0f, 3.0f}).requires_grad_();
+  x.min().sqrt().backward();
+  CHECK(nan_at(x.grad()) == std::vector<bool>{false, true, false});
+  CHECK(x.grad()[0].item<float>() == 0.0f);
+  x = tensor({-3.0f, -1.0f, -2.0f}).requires_grad_();
+  x.max().sqrt().backward();
+  CHECK(nan_at(x.grad()) == std::vector<bool>{false, true, false});
+  x = tensor({1.0f, -2.0f, 3.0f}).requires_grad_();
+  x.amin().sqrt().backward();
+  CHECK(nan_at(x.grad()) == std::vector<bool>{true, true, true});
 }

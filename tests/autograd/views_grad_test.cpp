@@ -749,3 +749,14 @@ TEST_CASE("retain_grad follows a tensor to its new node after an in-place op", "
   CHECK(close(row.grad(), full({3}, 2.0, kDouble)));
   CHECK(close(b.grad(), dbl({12, 12, 12, 0, 0, 0}, {2, 3})));
 }
+
+TEST_CASE("a base given CopySlices keeps retaining its previous node's gradient", "[autograd]") {
+  // libtorch 1.13's set_gradient_edge does not move retain_grad (the direct in-place op does).
+  const Tensor a = ones({2, 3}, kDouble).requires_grad_();
+  const Tensor x = a.mul(1.0);
+  x.retain_grad();
+  x[0].fill_(2.0);  // through a view: x gets CopySlices
+  CHECK(name_of(x) == "CopySlices");
+  x.mul(2.5).sum().backward();
+  CHECK(close(x.grad(), dbl({0, 0, 0, 2.5, 2.5, 2.5}, {2, 3})));
+}

@@ -88,7 +88,7 @@ constexpr bool kSkipRequiresGradOff = kKnown;  // requires_grad_(false) on a lea
 // (in-place view ops / relu_ on tensors saved for backward). On: such a program just ends.
 constexpr bool kSkipSpuriousVersionError = kKnown;
 // .grad values where libtorch's contain NaN (NaN spreads wider)
-constexpr bool kSkipNanGrad = kKnown;
+constexpr bool kSkipNanGrad = false;
 // A deliberate deviation (README): the derivative of as_strided over an overlapping input
 // raises NotImplementedError instead of a silently wrong gradient. On: such a program just ends.
 constexpr bool kAllowAsStridedOverlapRefusal = kKnown;

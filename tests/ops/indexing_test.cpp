@@ -307,3 +307,18 @@ TEST_CASE("index_fill rejects bad arguments with PyTorch's errors", "[ops][index
   CHECK(values(c) == values(grid()));
   CHECK(c._version() == 0);
 }
+
+TEST_CASE("index_put_ with an index out of bounds writes nothing", "[ops][indexing]") {
+  // libtorch checks every index before writing; the valid index 0 must not be written first.
+  const Tensor t = zeros({3});
+  CHECK_THROWS_AS(t.index_put_({tensor({int64_t{0}, int64_t{5}})}, 2), IndexError);
+  CHECK_THROWS_WITH(t.index_put_({tensor({int64_t{0}, int64_t{5}})}, 2),
+                    "index 5 is out of bounds for dimension 0 with size 3");
+  CHECK(t.eq(0).all().item<bool>());
+  CHECK(t._version() == 0);
+  const Tensor m = zeros({2, 3});
+  CHECK_THROWS_AS(m.index_put_({tensor({int64_t{1}, int64_t{0}}), tensor({int64_t{2}, int64_t{-4}})},
+                               ones({2})),
+                  IndexError);
+  CHECK(m.eq(0).all().item<bool>());
+}

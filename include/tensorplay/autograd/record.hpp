@@ -190,14 +190,16 @@ std::shared_ptr<NodeT> make_node_list(ArrayRef<Tensor> inputs) {
 }
 
 // `out` becomes the next output of `fn`. Non-floating outputs (indices, masks) get no history.
+// `move_retained`: false only for a base given CopySlices, whose retained gradient stays with
+// its previous node, as PyTorch 1.13's set_gradient_edge leaves it.
 template <class = void>
-void set_history(const Tensor& out, const std::shared_ptr<Node>& fn) {
+void set_history(const Tensor& out, const std::shared_ptr<Node>& fn, bool move_retained = true) {
   if (!out.defined()) return;
   TensorImpl* impl = out.unsafeGetTensorImpl();
   const uint32_t nr = fn->add_input_metadata(out);
   if (!tensorplay::is_floating_point(impl->dtype())) return;
   AutogradMeta& m = materialize_autograd_meta(impl);
-  move_retained_grad(impl, m, fn, nr);
+  if (move_retained) move_retained_grad(impl, m, fn, nr);
   m.grad_fn_ = fn;
   m.output_nr_ = nr;
   if (impl->is_view()) m.attr_version_ = impl->version_counter().current_version();
@@ -255,7 +257,7 @@ void rebase_history(const Tensor& self, const std::shared_ptr<Node>& fn) {
   auto copy_slices = std::make_shared<CopySlicesT<>>(base, self, fn);
   copy_slices->add_next_edge(gradient_edge(base));
   for (std::size_t i = 1; i < fn->num_outputs(); ++i) copy_slices->add_next_edge(fn->next_edge(i));
-  set_history(base, copy_slices);
+  set_history(base, copy_slices, /*move_retained=*/false);
   AutogradMeta& m = materialize_autograd_meta(impl);
   m.attr_version_ = impl->version_counter().current_version() - 1;  // stale: remade now
   (void)grad_fn(impl);

@@ -274,17 +274,32 @@ void for_each_indexed(const Tensor& view, const AdvancedPlan& p, const Tensor& o
   for (int64_t s : rest_size) n_rest *= s;
   if (n_index == 0 || n_rest == 0) return;
   std::vector<int64_t> bi(nb, 0), ri(nr, 0);
+  // Every index is checked before the first element moves, so a failing index_put_ writes
+  // nothing (as in PyTorch, whose index kernels check bounds up front).
+  for (int64_t b = 0; b < n_index; ++b) {
+    for (std::size_t j = 0; j < p.indices.size(); ++j) {
+      const Tensor& idx = p.indices[j];
+      int64_t pos = idx.storage_offset();
+      for (int64_t k = 0; k < nb; ++k) pos += bi[k] * idx.stride(k);
+      const int64_t v = static_cast<const int64_t*>(idx.storage().data())[pos];
+      const int64_t d = p.indexed_dims[j], size = view.size(d);
+      TP_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ", d,
+                     " with size ", size);
+    }
+    for (int64_t k = nb - 1; k >= 0; --k) {
+      if (++bi[k] < p.index_shape[k]) break;
+      bi[k] = 0;
+    }
+  }
   for (int64_t b = 0; b < n_index; ++b) {
     int64_t v_off = view.storage_offset(), o_off = other.storage_offset();
     for (std::size_t j = 0; j < p.indices.size(); ++j) {
       const Tensor& idx = p.indices[j];
       int64_t pos = idx.storage_offset();
       for (int64_t k = 0; k < nb; ++k) pos += bi[k] * idx.stride(k);
-      int64_t v = static_cast<const int64_t*>(idx.storage().data())[pos];
-      const int64_t d = p.indexed_dims[j], size = view.size(d);
-      TP_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ", d,
-                     " with size ", size);
-      v_off += (v < 0 ? v + size : v) * view.stride(d);
+      const int64_t v = static_cast<const int64_t*>(idx.storage().data())[pos];
+      const int64_t size = view.size(p.indexed_dims[j]);
+      v_off += (v < 0 ? v + size : v) * view.stride(p.indexed_dims[j]);
     }
     for (int64_t k = 0; k < nb; ++k) o_off += bi[k] * o_index[k];
     std::fill(ri.begin(), ri.end(), 0);

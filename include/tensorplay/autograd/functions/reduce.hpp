@@ -391,6 +391,9 @@ struct AmaxLikeBackwardT final : Node {
     const IntArrayRef dims = dim_.empty() ? IntArrayRef(all) : IntArrayRef(dim_);
     const Tensor count = ndim == 0 ? mask : mask.sum(dims, true);
     const Tensor g = detail::unsqueeze_reduced(grads[0], dim_, ndim, keepdim_);
+    // max()/min(): PyTorch's CPU form is a masked fill, so a NaN gradient lands only where the
+    // result came from; amax/amin multiply by the mask (NaN everywhere), as PyTorch does.
+    if constexpr (Tag::kNanAware) return {g.div(count).expand(self.sizes()).where(cond, 0.0)};
     return {g.div(count).mul(mask)};
   }
   void release_variables() override {
