@@ -24,6 +24,14 @@
 #define TENSORPLAY_USE_BLAS 0
 #endif
 
+// ---- Separately compiled mode -----------------------------------------------------------
+// 1: the public templates are instantiated once in the tensorplay::compiled static library
+// (src/) and only declared in every other translation unit (compiled/extern_templates.hpp).
+// Link tensorplay::compiled, which sets it, rather than defining it by hand.
+#ifndef TENSORPLAY_SEPARATE_COMPILATION
+#define TENSORPLAY_SEPARATE_COMPILATION 0
+#endif
+
 // ---- CPU caching allocator ---------------------------------------------------------------
 // Alignment of every CPU data pointer, and the size of the block header in front of it.
 #ifndef TENSORPLAY_CPU_ALIGNMENT

@@ -65,3 +65,7 @@
 #include <tensorplay/autograd/record.hpp>
 #include <tensorplay/autograd/saved_variable.hpp>
 #include <tensorplay/autograd/variable.hpp>
+
+// Last, after every definition: in separately compiled mode, the declarations that keep this
+// translation unit from instantiating what tensorplay::compiled already has.
+#include <tensorplay/compiled/extern_templates.hpp>

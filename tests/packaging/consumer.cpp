@@ -7,7 +7,12 @@
 int main() {
   auto t = tensorplay::empty({2, 3});
   if (t.numel() != 6 || t.dim() != 2) return 1;
-  std::cout << "consumer ok: tensorplay " << TENSORPLAY_VERSION_MAJOR << "."
+  // An op, a reduction and autograd: in separately compiled mode these come from the library.
+  auto x = tensorplay::ones({2, 3}).requires_grad_();
+  (x * 2).sum().backward();
+  if (x.grad().sum().item<float>() != 12.0f) return 2;
+  std::cout << "consumer ok (" << (TENSORPLAY_SEPARATE_COMPILATION ? "compiled" : "header-only")
+            << "): tensorplay " << TENSORPLAY_VERSION_MAJOR << "."
             << TENSORPLAY_VERSION_MINOR << "." << TENSORPLAY_VERSION_PATCH << "\n";
   return 0;
 }

@@ -1,0 +1,11 @@
+// tensorplay::compiled, part 4 of 4: explicit instantiations of the templates that
+// instantiations.inc assigns to group 3 (see include/tensorplay/compiled/extern_templates.hpp).
+// The four parts build in parallel; each owns a fixed share of the list.
+#include <tensorplay/tensorplay.hpp>
+
+#define TENSORPLAY_INSTANTIATE(group, ...) TENSORPLAY_INSTANTIATE_IN_##group(template __VA_ARGS__;)
+#define TENSORPLAY_INSTANTIATE_IN_3(...) __VA_ARGS__
+#define TENSORPLAY_INSTANTIATE_IN_0(...)
+#define TENSORPLAY_INSTANTIATE_IN_1(...)
+#define TENSORPLAY_INSTANTIATE_IN_2(...)
+#include <tensorplay/compiled/instantiations.inc>
