@@ -83,7 +83,7 @@ def main():
     for label, text, extra in (("Eigen Tensor hello world", EIGEN, ["-I/usr/include/eigen3"]),
                                ("<ATen/ATen.h> one op", ATEN,
                                 ["-I/usr/include/torch/csrc/api/include"])):
-        path = os.path.join(tmp, label.split()[0].strip("<>/").replace(".", "") + ".cpp")
+        path = os.path.join(tmp, f"reference{len(jobs)}.cpp")
         with open(path, "w") as f:
             f.write(text)
         cmd = base + ["-std=c++17", *extra, path]
