@@ -1,7 +1,7 @@
 // The compute issue's benchmark list, one thread and two: add at 2^10, 2^20, 2^24 floats
 // (out-of-place, out=, in-place), add with a transposed operand and mul with a row broadcast at
-// 1024 x 1024, exp at 2^20, sum at 2^20 and 2^24, matmul at 128, 512, 1024, and memcpy of the
-// bytes one operand occupies (the bandwidth ceiling). Twins: bench/libtorch/ops_bench.cpp.
+// 1024 x 1024, exp and sin at 2^20, sum at 2^20 and 2^24, matmul at 128, 512, 1024, and memcpy of
+// the bytes one operand occupies (the bandwidth ceiling). Twins: bench/libtorch/ops_bench.cpp.
 // Cases are `<op>_<size>_t<threads>@<impl>`; the two-thread ones are timed in real time (the
 // workers' CPU time is not the caller's), which bench/compare.py reads from the /real_time
 // suffix. Run, e.g.:
@@ -63,6 +63,18 @@ void add_transposed(benchmark::State& state) {
   }
 }
 
+// The mirror image of add_transposed: the transposed operand first, so the result takes its
+// (column-major) layout and the other input is the one read across.
+void add_transposed_left(benchmark::State& state) {
+  threads(state);
+  const int64_t n = state.range(0);
+  const tp::Tensor a = filled({n, n}, 1.5), b = filled({n, n}, 2.5);
+  for (auto _ : state) {
+    tp::Tensor c = a.t() + b;
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+}
+
 void mul_row(benchmark::State& state) {
   threads(state);
   const int64_t n = state.range(0);
@@ -78,6 +90,15 @@ void exp_(benchmark::State& state) {
   const tp::Tensor a = tp::linspace(-10, 10, state.range(0));
   for (auto _ : state) {
     tp::Tensor c = tp::exp(a);
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+}
+
+void sin_(benchmark::State& state) {
+  threads(state);
+  const tp::Tensor a = tp::linspace(-10, 10, state.range(0));
+  for (auto _ : state) {
+    tp::Tensor c = tp::sin(a);
     benchmark::DoNotOptimize(c.data_ptr());
   }
 }
@@ -128,8 +149,10 @@ TP_OPS_BENCH(add_inplace, "add__2p10", 1 << 10);
 TP_OPS_BENCH(add_inplace, "add__2p20", 1 << 20);
 TP_OPS_BENCH(add_inplace, "add__2p24", 1 << 24);
 TP_OPS_BENCH(add_transposed, "add_t1024", 1024);
+TP_OPS_BENCH(add_transposed_left, "add_tleft1024", 1024);
 TP_OPS_BENCH(mul_row, "mul_row1024", 1024);
 TP_OPS_BENCH(exp_, "exp_2p20", 1 << 20);
+TP_OPS_BENCH(sin_, "sin_2p20", 1 << 20);
 TP_OPS_BENCH(sum, "sum_2p20", 1 << 20);
 TP_OPS_BENCH(sum, "sum_2p24", 1 << 24);
 TP_OPS_BENCH(matmul, "matmul_128", 128);

@@ -8,9 +8,12 @@ case "$what" in
   demo) ;;
   # The Python binding's build and tests: pybind11, Debian's Python 3 headers, and the NumPy
   # and torch its comparison tests run against; libtorch (and the OpenBLAS it runs on) for the
-  # differential test (tests/differential), which is skipped, not passed, without it.
-  test) pkgs="$pkgs catch2 pybind11-dev python3-dev python3-numpy python3-torch libtorch-dev libopenblas0-pthread" ;;
-  bench) pkgs="$pkgs libbenchmark-dev libtorch-dev libopenblas0-pthread python3 pybind11-dev python3-dev python3-numpy python3-torch" ;;
+  # differential test (tests/differential), which is skipped, not passed, without it; pip,
+  # venv, setuptools and wheel to build and test the installed package (run_installed.sh); the
+  # aarch64 cross compiler and qemu-user for the non-x86 check. bench: Eigen for the reference
+  # row of bench/compile_time.py.
+  test) pkgs="$pkgs catch2 pybind11-dev python3-dev python3-numpy python3-torch libtorch-dev libopenblas0-pthread python3-pip python3-venv python3-setuptools python3-wheel g++-aarch64-linux-gnu qemu-user" ;;
+  bench) pkgs="$pkgs libbenchmark-dev libeigen3-dev libtorch-dev libopenblas0-pthread python3 pybind11-dev python3-dev python3-numpy python3-torch" ;;
   *) echo "usage: $0 [demo|test|bench]" >&2; exit 2 ;;
 esac
 missing=""

@@ -78,3 +78,19 @@
 #ifndef TENSORPLAY_GRAIN_SIZE
 #define TENSORPLAY_GRAIN_SIZE 32768
 #endif
+
+// ---- Run-time CPU dispatch (ops/cpu_capability.hpp) --------------------------------------
+// 1: the hot loops are compiled for every x86-64 level from the build's -march up to AVX-512
+// and the best one the CPU runs is picked at run time (TENSORPLAY_CPU_CAPABILITY overrides it).
+// 0: one variant, for the build's -march. Only x86-64 with GCC or Clang has variants. Default
+// 1 with GCC only: Clang's [[gnu::flatten]] inlines just the calls written in the function
+// itself, not their callees (llvm-project issue 60689, changed in 2026 by PRs 174899 and
+// 188615), so a variant's loops stay at the build's own ISA and the variants would cost
+// compile time for nothing; define it to 1 with a Clang whose flatten recurses.
+#ifndef TENSORPLAY_CPU_DISPATCH
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TENSORPLAY_CPU_DISPATCH 1
+#else
+#define TENSORPLAY_CPU_DISPATCH 0
+#endif
+#endif

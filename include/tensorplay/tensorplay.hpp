@@ -36,6 +36,7 @@
 #include <tensorplay/ops/binary.hpp>
 #include <tensorplay/ops/compare.hpp>
 #include <tensorplay/ops/copy.hpp>
+#include <tensorplay/ops/cpu_capability.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/indexing.hpp>

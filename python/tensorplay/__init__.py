@@ -11,4 +11,4 @@ from . import _tensor_str  # noqa: F401  (PRINT_OPTS)
 from . import autograd
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode
 
-__version__ = "0.1.0"
+from ._version import __version__  # generated from config.hpp (CMake, setup.py)

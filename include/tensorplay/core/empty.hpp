@@ -38,8 +38,9 @@ inline Tensor make_tensor(Storage storage, DType dtype, IntArrayRef sizes, IntAr
 }  // namespace detail
 
 // Uninitialised tensor. The storage is resizable, as PyTorch's is.
-inline Tensor empty(IntArrayRef sizes, const TensorOptions& options = {},
-                    std::optional<MemoryFormat> memory_format = std::nullopt) {
+template <class = void>
+Tensor empty(IntArrayRef sizes, const TensorOptions& options = {},
+             std::optional<MemoryFormat> memory_format = std::nullopt) {
   TP_CHECK(!(options.has_memory_format() && memory_format.has_value()),
            "Cannot set memory_format both in TensorOptions and explicit argument; please "
            "delete the redundant setter.");
@@ -61,8 +62,9 @@ inline Tensor empty(IntArrayRef sizes, const TensorOptions& options = {},
   return detail::finish_factory(Tensor(std::move(impl)), options);
 }
 
-inline Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides,
-                            const TensorOptions& options = {}) {
+template <class = void>
+Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides,
+                     const TensorOptions& options = {}) {
   const DType dt = options.dtype();
   const Device dev = options.device();
   const std::size_t nbytes = detail::storage_nbytes(sizes, strides, itemsize(dt));
@@ -74,8 +76,9 @@ inline Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides,
 }
 
 // Wraps memory the caller owns; it is never freed by TensorPlay.
-inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
-                        const TensorOptions& options = {}) {
+template <class = void>
+Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
+                 const TensorOptions& options = {}) {
   const DType dt = options.dtype();
   const std::size_t nbytes = detail::storage_nbytes(sizes, strides, itemsize(dt));
   Storage storage(use_byte_size, nbytes, DataPtr(data, options.device()));
@@ -84,15 +87,17 @@ inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
 }
 // The contiguous forms check numel first, as PyTorch's does (and the strides of sizes whose
 // product overflows would overflow too).
-inline Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {}) {
+template <class = void>
+Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {}) {
   detail::safe_compute_numel(sizes);
   const auto strides = SizesAndStrides::compute_contiguous_strides(sizes);
   return from_blob(data, sizes, strides, options);
 }
 
 // Takes ownership: `deleter(data)` runs once, when the last tensor or view of it dies.
-inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
-                        std::function<void(void*)> deleter, const TensorOptions& options = {}) {
+template <class = void>
+Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
+                 std::function<void(void*)> deleter, const TensorOptions& options = {}) {
   const DType dt = options.dtype();
   // Checked before adopting the blob: on bad geometry the caller still owns it.
   const std::size_t nbytes = detail::storage_nbytes(sizes, strides, itemsize(dt));
@@ -103,8 +108,9 @@ inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
   return detail::finish_factory(detail::make_tensor(std::move(storage), dt, sizes, strides),
                                 options);
 }
-inline Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
-                        const TensorOptions& options = {}) {
+template <class = void>
+Tensor from_blob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter,
+                 const TensorOptions& options = {}) {
   detail::safe_compute_numel(sizes);
   const auto strides = SizesAndStrides::compute_contiguous_strides(sizes);
   return from_blob(data, sizes, strides, std::move(deleter), options);

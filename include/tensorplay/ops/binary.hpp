@@ -275,7 +275,7 @@ class BinaryPlan {
   void run(const Op& op) {
     In s{};
     if (fast_ && has_scalar_) s = scalar_as<In>(scalar_);
-    run_erased(&detail::elementwise_row<Op, Out, In, In>, &op, int64_t(sizeof(Out)),
+    run_erased(detail::elementwise_row_fn<Op, Out, In, In>(), &op, int64_t(sizeof(Out)),
                int64_t(sizeof(In)), &s);
   }
 

@@ -9,46 +9,66 @@
 // iterator. No autograd here: ops/copy.hpp holds the differentiable API on top.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <type_traits>
-#if defined(__AVX__)
-#include <immintrin.h>
-#endif
 
 #include <tensorplay/core/convert.hpp>
 #include <tensorplay/core/empty.hpp>
+#include <tensorplay/ops/cpu_capability.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
 
+#if TENSORPLAY_X86_SIMD_
+#include <immintrin.h>
+#endif
+
 namespace tensorplay {
 namespace detail {
 
-// float <-> Half eight at a time on the conversion instructions every x86-64-v3 CPU has (F16C);
-// they round to nearest-even exactly as Half's constructor does, so results are unchanged. The
-// scalar conversion is integer bit-twiddling the compiler cannot vectorise. Returns how many
-// elements were done; the caller's loop finishes the rest.
+#if TENSORPLAY_X86_SIMD_
+// F16C's conversions, eight at a time; target-attributed, so they exist in every x86-64 build
+// and run only where the AVX2 level does (see convert_contiguous_simd).
+[[gnu::target(TENSORPLAY_TARGET_AVX2_)]] inline int64_t half_from_float_f16c(
+    Half* out, const float* in, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), h);
+  }
+  return i;
+}
+[[gnu::target(TENSORPLAY_TARGET_AVX2_)]] inline int64_t float_from_half_f16c(
+    float* out, const Half* in, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
+  }
+  return i;
+}
+#endif
+
+// float <-> Half eight at a time on the conversion instructions of the AVX2 level (F16C); they
+// round to nearest-even exactly as Half's constructor does, so results are the same at every
+// level. The scalar conversion is integer bit-twiddling the compiler cannot vectorise. The
+// level is asked per call (a row or a block): the F16C helper is then inlined into the AVX2 and
+// AVX-512 variants of the caller's loop. Returns how many elements were done; the caller's loop
+// finishes the rest.
 template <class To, class From>
 inline int64_t convert_contiguous_simd(To* out, const From* in, int64_t n) noexcept {
-  int64_t i = 0;
-#if defined(__F16C__) && defined(__AVX__)
+#if TENSORPLAY_X86_SIMD_
   if constexpr (std::is_same_v<To, Half> && std::is_same_v<From, float>) {
-    for (; i + 8 <= n; i += 8) {
-      const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), h);
-    }
+    if (cpu_has_avx2_level()) return half_from_float_f16c(out, in, n);
   } else if constexpr (std::is_same_v<To, float> && std::is_same_v<From, Half>) {
-    for (; i + 8 <= n; i += 8) {
-      const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
-      _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
-    }
+    if (cpu_has_avx2_level()) return float_from_half_f16c(out, in, n);
   }
-#else
-  (void)out, (void)in, (void)n;
 #endif
-  return i;
+  (void)out, (void)in, (void)n;
+  return 0;
 }
 
 // Contiguous bytes, src and dst not overlapping. Past kStreamingCopyBytes the copy bypasses the
@@ -59,23 +79,50 @@ inline int64_t convert_contiguous_simd(To* out, const From* in, int64_t n) noexc
 // often report as hundreds of MiB, so it never does there.
 inline constexpr std::size_t kStreamingCopyBytes = std::size_t{16} << 20;
 
+#if TENSORPLAY_X86_SIMD_
+// The streamed copy: 32-byte AVX stores at the AVX2 level, 16-byte SSE2 ones (every x86-64)
+// otherwise. Streaming stores need a destination aligned to their width: `head` bytes go first.
+inline std::size_t stream_head(const char* d, std::size_t width, std::size_t n) noexcept {
+  return std::min(n, (width - reinterpret_cast<std::uintptr_t>(d) % width) % width);
+}
+[[gnu::target(TENSORPLAY_TARGET_AVX2_)]] inline void stream_copy_avx(char* d, const char* s,
+                                                                     std::size_t n) noexcept {
+  std::size_t i = stream_head(d, 32, n);
+  std::memcpy(d, s, i);
+  for (; i + 128 <= n; i += 128) {
+    for (std::size_t k = 0; k < 128; k += 32) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + k));
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + k), v);
+    }
+  }
+  _mm_sfence();  // order the streamed stores before anything that follows
+  std::memcpy(d + i, s + i, n - i);
+}
+inline void stream_copy_sse2(char* d, const char* s, std::size_t n) noexcept {
+  std::size_t i = stream_head(d, 16, n);
+  std::memcpy(d, s, i);
+  for (; i + 128 <= n; i += 128) {
+    for (std::size_t k = 0; k < 128; k += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + k));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + k), v);
+    }
+  }
+  _mm_sfence();
+  std::memcpy(d + i, s + i, n - i);
+}
+#endif
+
 inline void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
   if (dst == src) return;
-#if defined(__AVX__)
+#if TENSORPLAY_X86_SIMD_
   if (n >= kStreamingCopyBytes) {
     char* d = static_cast<char*>(dst);
     const char* s = static_cast<const char*>(src);
-    const std::size_t head = (32 - reinterpret_cast<std::uintptr_t>(d) % 32) % 32;
-    std::memcpy(d, s, head);  // streaming stores need a 32-byte aligned destination
-    std::size_t i = head;
-    for (; i + 128 <= n; i += 128) {
-      for (std::size_t k = 0; k < 128; k += 32) {
-        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + k));
-        _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + k), v);
-      }
+    if (cpu_has_avx2_level()) {
+      stream_copy_avx(d, s, n);
+    } else {
+      stream_copy_sse2(d, s, n);
     }
-    _mm_sfence();  // order the streamed stores before anything that follows
-    std::memcpy(d + i, s + i, n - i);
     return;
   }
 #endif
@@ -267,14 +314,16 @@ inline void copy_kernel(const TensorIterator& iter) {
     // memmove: a full overlap (two views of the same elements) may still reach here.
     std::memmove(iter.data_ptr(0), iter.data_ptr(1), std::size_t(iter.numel()) * itemsize(to));
   } else if (to == from) {
+    // The loops compiled for the current CPU level (ops/cpu_capability.hpp), picked once.
     dispatch_element_bits(itemsize(to), [&]<class B>() {
-      iter.for_each([](char** d, const int64_t* s, int64_t m0, int64_t m1) {
-        copy_loop_2d<B, B>(d, s, m0, m1);
+      const auto block = cpu_dispatch_fn<&copy_loop_2d<B, B>>();
+      iter.for_each([block](char** d, const int64_t* s, int64_t m0, int64_t m1) {
+        block(d, s, m0, m1);
       });
     });
   } else if (!dispatch_direct_conversion(to, from, [&]<class To, class From>() {
-               iter.for_each(
-                   [](char** d, const int64_t* s, int64_t n) { copy_loop<To, From>(d, s, n); });
+               const auto row = cpu_dispatch_fn<&copy_loop<To, From>>();
+               iter.for_each([row](char** d, const int64_t* s, int64_t n) { row(d, s, n); });
              })) {
     if (is_floating_point(from)) {
       copy_through_wide<double>(iter, to, from);

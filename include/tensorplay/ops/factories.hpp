@@ -57,14 +57,16 @@ void fill_dense(const Tensor& t, T value) {
   for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] = value;
 }
 
-inline const Tensor& fill_dense(const Tensor& t, const Scalar& value, const char* op) {
+template <class = void>
+const Tensor& fill_dense(const Tensor& t, const Scalar& value, const char* op) {
   check_cpu_factory(t, op);
   dispatch_dtype(t.dtype(), [&]<class T>() { fill_dense<T>(t, value.to<T>()); });
   return t;
 }
 
 // All-zero bits are zero (or false) in every dtype we have, so zeroing is one memset.
-inline const Tensor& zero_dense(const Tensor& t, const char* op) {
+template <class = void>
+const Tensor& zero_dense(const Tensor& t, const char* op) {
   check_cpu_factory(t, op);
   if (t.numel() > 0) std::memset(t.data_ptr(), 0, t.nbytes());
   return t;
@@ -113,13 +115,15 @@ inline std::vector<int64_t> infer_dense_strides(IntArrayRef sizes, IntArrayRef s
 
 // ---- Constant fills -------------------------------------------------------------------------
 
-inline Tensor zeros(IntArrayRef size, const TensorOptions& options = {}) {
+template <class = void>
+Tensor zeros(IntArrayRef size, const TensorOptions& options = {}) {
   Tensor t = empty(size, options);
   detail::zero_dense(t, "zeros");
   return t;
 }
 
-inline Tensor ones(IntArrayRef size, const TensorOptions& options = {}) {
+template <class = void>
+Tensor ones(IntArrayRef size, const TensorOptions& options = {}) {
   Tensor t = empty(size, options);
   detail::fill_dense(t, Scalar(1), "ones");
   return t;
@@ -127,7 +131,8 @@ inline Tensor ones(IntArrayRef size, const TensorOptions& options = {}) {
 
 // With no dtype given, the fill value decides it (PyTorch >= 1.8): bool -> bool,
 // integral -> int64, floating -> the default float32.
-inline Tensor full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options = {}) {
+template <class = void>
+Tensor full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options = {}) {
   TensorOptions opts = options;
   if (!opts.has_dtype()) {
     opts = opts.dtype(fill_value.isBoolean()         ? kBool
@@ -139,7 +144,8 @@ inline Tensor full(IntArrayRef size, const Scalar& fill_value, const TensorOptio
   return t;
 }
 
-inline Tensor scalar_tensor(const Scalar& s, const TensorOptions& options = {}) {
+template <class = void>
+Tensor scalar_tensor(const Scalar& s, const TensorOptions& options = {}) {
   Tensor t = empty({}, options);
   detail::fill_dense(t, s, "scalar_tensor");
   return t;
@@ -152,8 +158,9 @@ inline Tensor scalar_tensor(const Scalar& s, const TensorOptions& options = {}) 
 // to Preserve: a non-overlapping and dense input has its strides copied (a transposed input
 // gives a transposed result); any other strided input gets dense strides in the same dimension
 // order (infer_dense_strides above); Contiguous or ChannelsLast lay the result out that way.
-inline Tensor empty_like(const Tensor& self, const TensorOptions& options = {},
-                         std::optional<MemoryFormat> memory_format = std::nullopt) {
+template <class = void>
+Tensor empty_like(const Tensor& self, const TensorOptions& options = {},
+                  std::optional<MemoryFormat> memory_format = std::nullopt) {
   TP_CHECK(!(options.has_memory_format() && memory_format.has_value()),
            "Cannot set memory_format both in TensorOptions and explicit argument; please delete "
            "the redundant setter.");
@@ -170,15 +177,17 @@ inline Tensor empty_like(const Tensor& self, const TensorOptions& options = {},
   return empty(self.sizes(), opts.memory_format(format));
 }
 
-inline Tensor zeros_like(const Tensor& self, const TensorOptions& options = {},
-                         std::optional<MemoryFormat> memory_format = std::nullopt) {
+template <class = void>
+Tensor zeros_like(const Tensor& self, const TensorOptions& options = {},
+                  std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
   detail::zero_dense(t, "zeros_like");
   return t;
 }
 
-inline Tensor ones_like(const Tensor& self, const TensorOptions& options = {},
-                        std::optional<MemoryFormat> memory_format = std::nullopt) {
+template <class = void>
+Tensor ones_like(const Tensor& self, const TensorOptions& options = {},
+                 std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
   detail::fill_dense(t, Scalar(1), "ones_like");
   return t;
@@ -186,9 +195,10 @@ inline Tensor ones_like(const Tensor& self, const TensorOptions& options = {},
 
 // The dtype is self's (or the options'), never inferred from the value: full_like(int_tensor,
 // 2.7) holds 2s, as PyTorch's does.
-inline Tensor full_like(const Tensor& self, const Scalar& fill_value,
-                        const TensorOptions& options = {},
-                        std::optional<MemoryFormat> memory_format = std::nullopt) {
+template <class = void>
+Tensor full_like(const Tensor& self, const Scalar& fill_value,
+                 const TensorOptions& options = {},
+                 std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
   detail::fill_dense(t, fill_value, "full_like");
   return t;
@@ -268,8 +278,9 @@ void arange_fill_integral(T* out, int64_t n, int64_t start, int64_t step) {
 // ceil((end - start) / step), computed in double from the Scalars (for int64 results, from the
 // int64 difference), so arange(0, 1, 0.1) has 10 elements. Values are computed in arange_acc_t
 // from the Scalars converted to it (an int64 arange from 0.5 starts at 0, as PyTorch's does).
-inline Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
-                     const TensorOptions& options = {}) {
+template <class = void>
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
+              const TensorOptions& options = {}) {
   const bool integral = !options.has_dtype() && start.isIntegral(true) && end.isIntegral(true) &&
                         step.isIntegral(true);
   const TensorOptions opts = integral ? options.dtype(kLong) : options;
@@ -310,11 +321,13 @@ inline Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
   });
 }
 
-inline Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& options = {}) {
+template <class = void>
+Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& options = {}) {
   return arange(start, end, Scalar(1), options);
 }
 
-inline Tensor arange(const Scalar& end, const TensorOptions& options = {}) {
+template <class = void>
+Tensor arange(const Scalar& end, const TensorOptions& options = {}) {
   return arange(Scalar(0), end, Scalar(1), options);
 }
 
@@ -363,8 +376,9 @@ void linspace_fill(T* out, int64_t steps, T start, T end) {
 
 // `steps` evenly spaced values from start to end inclusive (steps == 1 gives [start]). The dtype
 // is the options' or float32; start and end are converted to it first (checked), as PyTorch does.
-inline Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
-                       const TensorOptions& options = {}) {
+template <class = void>
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
+                const TensorOptions& options = {}) {
   TP_CHECK(steps >= 0, "number of steps must be non-negative");
   Tensor t = empty({steps}, options);
   detail::check_cpu_factory(t, "linspace");
@@ -384,7 +398,8 @@ inline Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
 }
 
 // The n x m identity (ones on the main diagonal, zeros elsewhere), in any dtype including bool.
-inline Tensor eye(int64_t n, int64_t m, const TensorOptions& options = {}) {
+template <class = void>
+Tensor eye(int64_t n, int64_t m, const TensorOptions& options = {}) {
   TP_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
   TP_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
   // PyTorch's eye resizes its result, and resize_ checks numel before the bytes.
@@ -400,7 +415,8 @@ inline Tensor eye(int64_t n, int64_t m, const TensorOptions& options = {}) {
   return t;
 }
 
-inline Tensor eye(int64_t n, const TensorOptions& options = {}) { return eye(n, n, options); }
+template <class = void>
+Tensor eye(int64_t n, const TensorOptions& options = {}) { return eye(n, n, options); }
 
 // ---- tensor(...) from values ----------------------------------------------------------------
 

@@ -33,12 +33,13 @@
 // edge of C is then written element by element).
 //
 // The micro-kernel is plain C++ on GCC/Clang vector types (`vector_size`), which the compiler
-// turns into broadcasts and FMAs for whatever -march the translation unit is built with: AVX-512,
-// AVX2 + FMA, SSE2, or scalar code elsewhere. No intrinsics, so no path depends on an ISA. The
-// tile shape follows the register file: with AVX2 (16 ymm registers) a 6 x 16 float tile takes
-// 12 accumulators, 2 B vectors and 1 broadcast of A; with AVX-512 (32 zmm registers) 12 x 32
-// takes 24 + 2 + 1. Because the tile depends on -march, every translation unit of a program must
-// be built with the same -march (as for Eigen and every other header-only SIMD library).
+// turns into broadcasts and FMAs for the instruction set it is compiled for. No intrinsics, so
+// no path depends on an ISA. The blocking is a template on the CPU level (ops/cpu_capability.hpp):
+// every level from the build's -march up to AVX-512 is compiled, each inside a function whose
+// target attribute enables that ISA, and the level the CPU runs picks the variant at run time.
+// The tile shape follows the level's register file: 16 bytes (SSE2 or NEON) and AVX2 (16
+// registers) take a 6 x 2-vector tile, 12 accumulators + 2 B vectors + 1 broadcast of A
+// (AVX2: 6 x 16 floats); AVX-512 (32 zmm registers) takes 12 x 32 floats, 24 + 2 + 1.
 #pragma once
 
 #include <algorithm>
@@ -53,6 +54,7 @@
 
 #include <tensorplay/config.hpp>
 #include <tensorplay/core/half.hpp>
+#include <tensorplay/ops/cpu_capability.hpp>
 
 #if TENSORPLAY_USE_BLAS
 #include <cblas.h>
@@ -64,26 +66,25 @@ namespace gemm_impl {
 
 // ---- Vector type and tile shape ----------------------------------------------------------
 
-// Bytes in one SIMD register of the target this translation unit is compiled for.
-#if defined(__AVX512F__)
-inline constexpr int kVecBytes = 64;
-#elif defined(__AVX__)
-inline constexpr int kVecBytes = 32;
-#else
-inline constexpr int kVecBytes = 16;
-#endif
+// Bytes in one SIMD register at level C.
+template <CpuCapability C>
+inline constexpr int kVecBytes =
+    C == CpuCapability::AVX512 ? 64 : (C == CpuCapability::AVX2 ? 32 : 16);
 
 #if defined(__GNUC__) || defined(__clang__)
 // GCC/Clang generic vectors: arithmetic is element-wise, a scalar operand is broadcast, and the
-// compiler emits the best instructions the target has (or splits them where it has none).
-typedef float VecF __attribute__((vector_size(kVecBytes)));
-typedef double VecD __attribute__((vector_size(kVecBytes)));
+// compiler emits the best instructions the function's target has (or splits them where it has
+// none, as an unoptimised build that does not inline the variants would).
+template <class T, int kBytes>
+struct VecOf {
+  typedef T type __attribute__((vector_size(kBytes)));
+};
 #define TP_GEMM_RESTRICT __restrict__
 #else
 // Other compilers: the same operations on a plain array, left to the auto-vectoriser.
-template <class T>
+template <class T, int kBytes>
 struct ArrayVec {
-  static constexpr int kN = kVecBytes / int(sizeof(T));
+  static constexpr int kN = kBytes / int(sizeof(T));
   T v[kN];
   ArrayVec& operator+=(const ArrayVec& o) {
     for (int i = 0; i < kN; ++i) v[i] += o.v[i];
@@ -95,52 +96,57 @@ struct ArrayVec {
     return r;
   }
 };
-using VecF = ArrayVec<float>;
-using VecD = ArrayVec<double>;
+template <class T, int kBytes>
+struct VecOf {
+  using type = ArrayVec<T, kBytes>;
+};
 #define TP_GEMM_RESTRICT
 #endif
 
 // Tile and block sizes. The blocking is sized from byte budgets tuned on the machine this was
 // written on (Intel Sapphire Rapids: 48 KiB L1d and 2 MiB L2 per core, a large shared L3) and
 // stays sensible on any recent x86 or ARM core:
-//  - KC: one B micro-panel (KC x NR) is 32 KiB, so it stays in L1 (with the MR x KC A micro-panel
-//    beside it) for the whole jr iteration; capped at 512. AVX2: KC = 512 for float and double.
-//    A deep KC also halves how often each element of C is loaded and stored (k / KC times), which
-//    is what held 256 back on large products (2048: 80 -> 95 GFLOP/s).
+//  - KC = 512: with AVX2 one B micro-panel (KC x NR) is then 32 KiB, so it stays in L1 (with the
+//    MR x KC A micro-panel beside it) for the whole jr iteration. A deep KC also halves how often
+//    each element of C is loaded and stored (k / KC times), which is what held 256 back on large
+//    products (2048: 80 -> 95 GFLOP/s). With AVX-512 the panel is 64 KiB, past L1, and streams
+//    from L2; still 512 measured best there (1024^3 float, one core: KC 192/256/384/512 gave
+//    86/89/90/95 GFLOP/s, and each C tile is prefetched, see micro_kernel).
 //  - MC: the packed A block (MC x KC) is 384 KiB, a fifth of L2, so it stays there while every
-//    B micro-panel passes over it. AVX2: MC = 192 float, 96 double.
-//  - NC: the packed B block (KC x NC) is 8 MiB, held in L3. AVX2: NC = 4096 float, 2048 double.
+//    B micro-panel passes over it. AVX2: MC = 192 float, 96 double; AVX-512: 192, 96.
+//  - NC: the packed B block (KC x NC) is 8 MiB, held in L3: NC = 4096 float, 2048 double.
 // Measured (1024^3 float, AVX2, one core): KC 256/384/512 gave 107/112/114 GFLOP/s; MC 96..384
 // and NC 2048..4096 were within noise of each other.
-template <class T, class V>
-struct BlockingFor {
-  using Vec = V;
-  static constexpr int kLanes = kVecBytes / int(sizeof(T));
+// C defaults to the widest compiled level (for code that only wants one level's shape).
+template <class T, CpuCapability C = kCpuCapabilityMax>
+struct Blocking {
+  static constexpr int kBytes = kVecBytes<C>;
+  using Vec = typename VecOf<T, kBytes>::type;
+  static constexpr int kLanes = kBytes / int(sizeof(T));
   // MR rows broadcast from A times 2 vectors of B: 2*MR accumulators + 2 B vectors + 1
   // broadcast must fit the register file (16 vector registers below AVX-512, 32 with it).
-  static constexpr int MR = kVecBytes == 64 ? 12 : 6;
+  static constexpr int MR = kBytes == 64 ? 12 : 6;
   static constexpr int NR = 2 * kLanes;
-  static constexpr int64_t KC = std::min<int64_t>(512, (32 << 10) / (NR * int64_t(sizeof(T))));
+  static constexpr int64_t KC = 512;
   static constexpr int64_t MC = (384 << 10) / (KC * int64_t(sizeof(T))) / MR * MR;
   static constexpr int64_t NC = (8 << 20) / (KC * int64_t(sizeof(T))) / NR * NR;
 };
 
-template <class T>
-struct Blocking;
-template <>
-struct Blocking<float> : BlockingFor<float, VecF> {};
-template <>
-struct Blocking<double> : BlockingFor<double, VecD> {};
+// Always inlined, so that no vector crosses a call: a 64-byte vector passed or returned by value
+// between functions compiled for different targets would change the ABI.
+#if defined(__GNUC__) || defined(__clang__)
+#define TP_GEMM_INLINE inline __attribute__((always_inline))
+#else
+#define TP_GEMM_INLINE inline
+#endif
 
 template <class V, class T>
-inline V load_vec(const T* p) noexcept {
-  V v;
+TP_GEMM_INLINE void load_vec(V& v, const T* p) noexcept {
   std::memcpy(&v, p, sizeof(V));  // one unaligned vector load
-  return v;
 }
 
 template <class V, class T>
-inline void store_vec(T* p, const V& v) noexcept {
+TP_GEMM_INLINE void store_vec(T* p, const V& v) noexcept {
   std::memcpy(p, &v, sizeof(V));
 }
 
@@ -190,10 +196,10 @@ inline PackBuffer& pack_buffer_b() {
 // A[0:mc, 0:kc] -> MR-row micro-panels: panel r holds rows [r*MR, r*MR+MR) column after column
 // (dst[p * MR + i]), rows past mc zero. The branches only give the compiler unit-stride loops for
 // the two common layouts (row-major A and transposed A); the strided loop handles the rest.
-template <class T>
+template <class T, CpuCapability C>
 void pack_a(int64_t mc, int64_t kc, const T* a, int64_t a_rs, int64_t a_cs,
             T* TP_GEMM_RESTRICT dst) {
-  constexpr int MR = Blocking<T>::MR;
+  constexpr int MR = Blocking<T, C>::MR;
   for (int64_t ir = 0; ir < mc; ir += MR, dst += MR * kc) {
     const int64_t mr = std::min<int64_t>(MR, mc - ir);
     const T* src = a + ir * a_rs;
@@ -213,10 +219,10 @@ void pack_a(int64_t mc, int64_t kc, const T* a, int64_t a_rs, int64_t a_cs,
 // B[0:kc, 0:nc] -> NR-column micro-panels: panel r holds columns [r*NR, r*NR+NR) row after row
 // (dst[p * NR + j]), columns past nc zero. For transposed B (b_rs == 1) the loop walks each
 // source column contiguously and scatters into the panel.
-template <class T>
+template <class T, CpuCapability C>
 void pack_b(int64_t kc, int64_t nc, const T* b, int64_t b_rs, int64_t b_cs,
             T* TP_GEMM_RESTRICT dst) {
-  constexpr int NR = Blocking<T>::NR;
+  constexpr int NR = Blocking<T, C>::NR;
   for (int64_t jr = 0; jr < nc; jr += NR, dst += NR * kc) {
     const int64_t nr = std::min<int64_t>(NR, nc - jr);
     const T* src = b + jr * b_cs;
@@ -238,11 +244,11 @@ void pack_b(int64_t kc, int64_t nc, const T* b, int64_t b_rs, int64_t b_cs,
 // C[0:mr, 0:nr] = alpha * Apanel * Bpanel + beta * C[0:mr, 0:nr], with the full MR x NR product
 // accumulated in registers (MR x 2 vectors). A full tile of row-major C is read and written a
 // vector at a time; an edge tile, or C with a non-unit column stride, goes through a local tile.
-template <class T>
-inline void micro_kernel(int64_t kc, const T* TP_GEMM_RESTRICT ap, const T* TP_GEMM_RESTRICT bp,
-                         T alpha, T beta, T* c, int64_t c_rs, int64_t c_cs, int64_t mr,
-                         int64_t nr) {
-  using B = Blocking<T>;
+template <class T, CpuCapability C>
+TP_GEMM_INLINE void micro_kernel(int64_t kc, const T* TP_GEMM_RESTRICT ap,
+                                 const T* TP_GEMM_RESTRICT bp, T alpha, T beta, T* c, int64_t c_rs,
+                                 int64_t c_cs, int64_t mr, int64_t nr) {
+  using B = Blocking<T, C>;
   using V = typename B::Vec;
   constexpr int MR = B::MR;
   constexpr int L = B::kLanes;
@@ -250,10 +256,21 @@ inline void micro_kernel(int64_t kc, const T* TP_GEMM_RESTRICT ap, const T* TP_G
 
   V acc[MR][2];
   for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = V{};
+#if defined(__GNUC__) || defined(__clang__)
+  // C's tile is read and written once, after kc rank-1 updates: fetching its lines now hides
+  // the misses (C rarely stays in cache between two visits to one tile) behind the loop.
+  if (c_cs == 1) {
+    for (int i = 0; i < MR && i < mr; ++i) {
+      __builtin_prefetch(c + i * c_rs, 1);
+      __builtin_prefetch(c + i * c_rs + NR - 1, 1);
+    }
+  }
+#endif
 
   for (int64_t p = 0; p < kc; ++p) {
-    const V b0 = load_vec<V>(bp);
-    const V b1 = load_vec<V>(bp + L);
+    V b0, b1;
+    load_vec(b0, bp);
+    load_vec(b1, bp + L);
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC unroll 16
 #endif
@@ -270,7 +287,11 @@ inline void micro_kernel(int64_t kc, const T* TP_GEMM_RESTRICT ap, const T* TP_G
       T* ci = c + i * c_rs;
       for (int h = 0; h < 2; ++h) {
         V r = alpha * acc[i][h];
-        if (beta != T(0)) r += beta * load_vec<V>(ci + h * L);
+        if (beta != T(0)) {
+          V old;
+          load_vec(old, ci + h * L);
+          r += beta * old;
+        }
         store_vec(ci + h * L, r);
       }
     }
@@ -291,27 +312,27 @@ inline void micro_kernel(int64_t kc, const T* TP_GEMM_RESTRICT ap, const T* TP_G
 
 // One packed A block (mc x kc) times one packed B block (kc x nc) into C[0:mc, 0:nc]. The jr loop
 // is outside so that one B micro-panel stays in L1 while the A block streams from L2.
-template <class T>
+template <class T, CpuCapability C>
 void macro_kernel(int64_t mc, int64_t nc, int64_t kc, T alpha, const T* apack, const T* bpack,
                   T beta, T* c, int64_t c_rs, int64_t c_cs) {
-  constexpr int MR = Blocking<T>::MR;
-  constexpr int NR = Blocking<T>::NR;
+  constexpr int MR = Blocking<T, C>::MR;
+  constexpr int NR = Blocking<T, C>::NR;
   for (int64_t jr = 0; jr < nc; jr += NR) {
     const int64_t nr = std::min<int64_t>(NR, nc - jr);
     for (int64_t ir = 0; ir < mc; ir += MR) {
       const int64_t mr = std::min<int64_t>(MR, mc - ir);
-      micro_kernel<T>(kc, apack + ir * kc, bpack + jr * kc, alpha, beta, c + ir * c_rs + jr * c_cs,
-                      c_rs, c_cs, mr, nr);
+      micro_kernel<T, C>(kc, apack + ir * kc, bpack + jr * kc, alpha, beta,
+                         c + ir * c_rs + jr * c_cs, c_rs, c_cs, mr, nr);
     }
   }
 }
 
 // The five loops. Preconditions: m, n, k > 0.
-template <class T>
+template <class T, CpuCapability C>
 void gemm_blocked(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t a_rs, int64_t a_cs,
                   const T* b, int64_t b_rs, int64_t b_cs, T beta, T* c, int64_t c_rs,
                   int64_t c_cs) {
-  using B = Blocking<T>;
+  using B = Blocking<T, C>;
   constexpr int64_t MR = B::MR, NR = B::NR, KC = B::KC, MC = B::MC, NC = B::NC;
   const int64_t kc_max = std::min(KC, k);
   // Buffers sized for this call's largest block (rounded up to whole micro-panels).
@@ -324,16 +345,16 @@ void gemm_blocked(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t 
       const int64_t kc = std::min(KC, k - pc);
       // beta applies once, to the first partial product; later ones accumulate onto C.
       const T beta_p = pc == 0 ? beta : T(1);
-      pack_b(kc, nc, b + pc * b_rs + jc * b_cs, b_rs, b_cs, bpack);
+      pack_b<T, C>(kc, nc, b + pc * b_rs + jc * b_cs, b_rs, b_cs, bpack);
       // Parallel seam: the ic iterations write disjoint rows of C and only read bpack, so this
       // loop (or the jr loop inside macro_kernel, for small m) is where parallel_for goes. Each
       // worker then packs into its own thread_local A buffer; pack_b above may also be split
       // across workers, followed by a barrier before this loop.
       for (int64_t ic = 0; ic < m; ic += MC) {
         const int64_t mc = std::min(MC, m - ic);
-        pack_a(mc, kc, a + ic * a_rs + pc * a_cs, a_rs, a_cs, apack);
-        macro_kernel<T>(mc, nc, kc, alpha, apack, bpack, beta_p, c + ic * c_rs + jc * c_cs, c_rs,
-                        c_cs);
+        pack_a<T, C>(mc, kc, a + ic * a_rs + pc * a_cs, a_rs, a_cs, apack);
+        macro_kernel<T, C>(mc, nc, kc, alpha, apack, bpack, beta_p, c + ic * c_rs + jc * c_cs,
+                           c_rs, c_cs);
       }
     }
   }
@@ -421,6 +442,39 @@ void gemm_scale_c(int64_t m, int64_t n, T beta, T* c, int64_t c_rs, int64_t c_cs
     }
 }
 
+// The two paths as kernels of the CPU dispatch (ops/cpu_capability.hpp): the blocked path's
+// tile follows the level; the plain loop is the same code, vectorised for the level.
+using GemmSig = void(int64_t, int64_t, int64_t, const void*, const void*, int64_t, int64_t,
+                     const void*, int64_t, int64_t, const void*, void*, int64_t, int64_t);
+
+template <class T, bool kBlocked>
+struct GemmKernel {
+  template <CpuCapability C>
+  static void run(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
+                  int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, const void* beta,
+                  void* c, int64_t c_rs, int64_t c_cs) {
+    const T al = *static_cast<const T*>(alpha), be = *static_cast<const T*>(beta);
+    const T* pa = static_cast<const T*>(a);
+    const T* pb = static_cast<const T*>(b);
+    T* pc = static_cast<T*>(c);
+    if constexpr (kBlocked) {
+      gemm_blocked<T, C>(m, n, k, al, pa, a_rs, a_cs, pb, b_rs, b_cs, be, pc, c_rs, c_cs);
+    } else {
+      gemm_plain(m, n, k, al, pa, a_rs, a_cs, pb, b_rs, b_cs, be, pc, c_rs, c_cs);
+    }
+  }
+};
+
+// Runs the blocked (kBlocked) or plain path of T at the current CPU level. The scalars travel by
+// address: Half and BFloat16 are classes, and a variant's signature stays the same for all T.
+template <bool kBlocked, class T>
+void gemm_dispatch(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t a_rs,
+                   int64_t a_cs, const T* b, int64_t b_rs, int64_t b_cs, T beta, T* c,
+                   int64_t c_rs, int64_t c_cs) {
+  cpu_dispatch<GemmKernel<T, kBlocked>, GemmSig>()(m, n, k, &alpha, a, a_rs, a_cs, b, b_rs, b_cs,
+                                                   &beta, c, c_rs, c_cs);
+}
+
 // ---- CBLAS (TENSORPLAY_USE_BLAS) ---------------------------------------------------------
 
 // How one row-major operand (rows x cols, strides rs/cs) is passed to row-major CBLAS: as is,
@@ -494,15 +548,16 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t a_rs, in
     // A vector-shaped product (m == 1 or n == 1) would waste all but 1/MR (1/NR) of the tile
     // on zero padding; the plain loop is a dot product or an axpy there.
     if (m == 1 || n == 1) {
-      gemm_plain(m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
+      gemm_dispatch<false>(m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
       return;
     }
-    gemm_blocked(m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
+    gemm_dispatch<true>(m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
   } else {
-    gemm_plain(m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
+    gemm_dispatch<false>(m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
   }
 }
 
 }  // namespace tensorplay::detail
 
 #undef TP_GEMM_RESTRICT
+#undef TP_GEMM_INLINE

@@ -10,6 +10,8 @@
 // the compiler vectorises: every operand contiguous, and (for two inputs) every
 // operand contiguous but one input broadcast (stride 0, loaded once: `t * 2`, row broadcasts).
 // Anything else takes the strided loop. The iterator's thread split and tiling apply as usual.
+// The row is compiled once per CPU level and the level's variant picked once per call
+// (ops/cpu_capability.hpp).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@
 
 #include <tensorplay/core/convert.hpp>
 #include <tensorplay/core/half.hpp>
+#include <tensorplay/ops/cpu_capability.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
 
 namespace tensorplay {
@@ -103,8 +106,18 @@ inline void elementwise_row_impl(char** data, const int64_t* strides, int64_t n,
 using RowFn = void (*)(const void* op, char** data, const int64_t* strides, int64_t n);
 
 template <class Op, class Out, class... In>
-void elementwise_row(const void* op, char** data, const int64_t* strides, int64_t n) {
-  elementwise_row_impl<Out, In...>(data, strides, n, *static_cast<const Op*>(op));
+struct ElementwiseRowKernel {
+  template <CpuCapability>
+  static void run(const void* op, char** data, const int64_t* strides, int64_t n) {
+    elementwise_row_impl<Out, In...>(data, strides, n, *static_cast<const Op*>(op));
+  }
+};
+
+// The row for (Op, Out, In...) compiled for the current CPU level.
+template <class Op, class Out, class... In>
+RowFn elementwise_row_fn() noexcept {
+  return cpu_dispatch<ElementwiseRowKernel<Op, Out, In...>,
+                      void(const void*, char**, const int64_t*, int64_t)>();
 }
 
 // Runs a row kernel over the iterator (threads as for_each decides) and finishes it.
@@ -123,7 +136,7 @@ template <class Out, class... In, class Op>
 void elementwise(const TensorIterator& iter, const Op& op) {
   TP_CHECK(iter.noutputs() == 1 && iter.ninputs() == int(sizeof...(In)),
            "elementwise: operand count mismatch");
-  detail::run_rows(iter, &detail::elementwise_row<Op, Out, In...>, &op);
+  detail::run_rows(iter, detail::elementwise_row_fn<Op, Out, In...>(), &op);
 }
 
 }  // namespace tensorplay

@@ -34,6 +34,12 @@
 // Compile time: every kernel here is instantiated for int64, float and double only (bool for
 // all/any), and the thread driver is type-erased (FunctionRef), because this header is part of
 // the umbrella and is compiled by every translation unit.
+//
+// CPU levels: the block kernel (reduce_block) and the line kernels (for_each_line_dispatched)
+// are compiled once per level of the run-time CPU dispatch (ops/cpu_capability.hpp) and the
+// level's variant picked once per call. The order of operations is fixed by the code above, not
+// by the vector width, so every level gives the same sums; only a fused multiply-add (var's
+// squared deviations, exp) can move the last bit.
 #pragma once
 
 #include <algorithm>
@@ -55,6 +61,7 @@
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/core/wrap_dim.hpp>
 #include <tensorplay/ops/copy.hpp>
+#include <tensorplay/ops/cpu_capability.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
@@ -388,7 +395,18 @@ inline A cascade_reduce(Strided<T> row, int64_t n, const Op& op, A aux) {
     for (int64_t i = 0; i < n; ++i) r = op.combine(r, v(i));
     return r;
   }
+  // `up` is set (below) exactly when a full block exists and read only then (folds > 0); GCC's
+  // -O3 passes, which the dispatch variants run, cannot see that and warn. Setting it on every
+  // call instead would cost 128 bytes of stores per row (per output, for a short-row sum).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
   A up[kUpLevels][L];
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   int64_t i = 0, folds = 0;
   if (n >= kBlock) {
     for (auto& level : up)
@@ -445,12 +463,12 @@ inline void cascade_columns(const char* in, int64_t col_stride, int64_t row_stri
     auto row = [&](int64_t r) {
       return Strided<T>{in + r * row_stride, col_stride}.get(c, w, buf);
     };
-    A up[kUpLevels][W];
+    A up[kUpLevels][W];  // set unconditionally, as in cascade_reduce
+    for (auto& level : up)
+      for (A& a : level) a = id;
     A acc[W];
     int64_t r = 0, folds = 0;
     if (m1 >= kFold) {
-      for (auto& level : up)
-        for (A& a : level) a = id;
       for (; r + kFold <= m1; r += kFold) {
         const T* q = row(r);
         for (int i = 0; i < w; ++i) acc[i] = op.map(q[i], auxv[i]);
@@ -551,6 +569,20 @@ inline void reduce_block(char** data, const int64_t* s, int64_t m0, int64_t m1, 
   }
 }
 
+// reduce_block as a kernel of the CPU dispatch (ops/cpu_capability.hpp): compiled for each
+// level, the level's variant picked once per reduction. `sink`: a RowCascade<A, Op> or null.
+using ReduceBlockSig = void(char**, const int64_t*, int64_t, int64_t, const void*, void*);
+
+template <class T, class A, class Op>
+struct ReduceBlockKernel {
+  template <CpuCapability>
+  static void run(char** data, const int64_t* s, int64_t m0, int64_t m1, const void* op,
+                  void* sink) {
+    reduce_block<T, A>(data, s, m0, m1, *static_cast<const Op*>(op),
+                       static_cast<RowCascade<A, Op>*>(sink));
+  }
+};
+
 // ---- the typeless driver: iterator, thread split -------------------------------------------
 
 // The iterator of a reduction: operand 0 the accumulator seen through reduction_view, 1 the
@@ -615,6 +647,7 @@ void reduce_kernel(const Tensor& acc, const Tensor& self, DimMask mask, const Op
                    const Tensor& aux) {
   if (self.numel() == 0) return;
   const TensorIterator iter = make_reduction_iterator(acc, self, mask, aux);
+  const auto block = cpu_dispatch<ReduceBlockKernel<T, A, Op>, ReduceBlockSig>();
   if (acc.numel() == 1) {
     const int64_t slots = full_reduction_slots(iter.numel());
     std::unique_ptr<A[]> partial(new A[std::size_t(slots)]);
@@ -622,7 +655,7 @@ void reduce_kernel(const Tensor& acc, const Tensor& self, DimMask mask, const Op
     run_full_reduction(iter.numel(), [&](int64_t b, int64_t e, int64_t slot) {
       RowCascade<A, Op> sink(op);
       iter.serial_for_each([&](char** data, const int64_t* s, int64_t m0,
-                               int64_t m1) { reduce_block<T, A>(data, s, m0, m1, op, &sink); },
+                               int64_t m1) { block(data, s, m0, m1, &op, &sink); },
                            b, e);
       partial[slot] = sink.result();
     });
@@ -633,7 +666,7 @@ void reduce_kernel(const Tensor& acc, const Tensor& self, DimMask mask, const Op
     return;
   }
   run_partial_reduction(iter, [&](char** data, const int64_t* s, int64_t m0, int64_t m1) {
-    reduce_block<T, A>(data, s, m0, m1, op, static_cast<RowCascade<A, Op>*>(nullptr));
+    block(data, s, m0, m1, &op, nullptr);
   });
 }
 
@@ -708,6 +741,19 @@ void for_each_line(const TensorIterator& iter, int64_t line_length, const Loop& 
 
 // Lines processed side by side: tiles of up to this many adjacent lines, vectorised across them.
 inline constexpr int64_t kLineTile = 64;
+
+// for_each_line with a line kernel of the CPU dispatch (ops/cpu_capability.hpp):
+// K::run<C>(data, strides, n, &args) does the n lines of one block; its level's variant is
+// picked once per call.
+using LineBlockSig = void(char**, const int64_t*, int64_t, const void*);
+
+template <class K, class Args>
+void for_each_line_dispatched(const TensorIterator& iter, int64_t line_length, const Args& args) {
+  const auto block = cpu_dispatch<K, LineBlockSig>();
+  for_each_line(iter, line_length, [block, &args](char** data, const int64_t* s, int64_t n) {
+    block(data, s, n, &args);
+  });
+}
 
 }  // namespace detail::reduce_impl
 }  // namespace tensorplay

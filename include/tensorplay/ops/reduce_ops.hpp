@@ -174,10 +174,19 @@ inline constexpr int kArgLanes = 16;
 
 // Operands of `iter`: [values (T), when with_values], indices (int64), input (T). Ties keep the
 // first index.
+struct MinMaxLineArgs {
+  int64_t length, in_stride;
+  bool with_values;
+};
+
 template <class T, bool kMax>
-void minmax_lines(const TensorIterator& iter, int64_t length, int64_t in_stride, bool with_values) {
-  const int idx_arg = with_values ? 1 : 0, in_arg = with_values ? 2 : 1;
-  for_each_line(iter, length, [&](char** data, const int64_t* s, int64_t n) {
+struct MinMaxLinesKernel {
+  template <CpuCapability>
+  static void run(char** data, const int64_t* s, int64_t n, const void* args) {
+    const auto& a = *static_cast<const MinMaxLineArgs*>(args);
+    const int64_t length = a.length, in_stride = a.in_stride;
+    const bool with_values = a.with_values;
+    const int idx_arg = with_values ? 1 : 0, in_arg = with_values ? 2 : 1;
     const bool side_by_side = n > 1 && s[in_arg] == int64_t(sizeof(T)) &&
                               s[idx_arg] == int64_t(sizeof(int64_t)) &&
                               (!with_values || s[0] == int64_t(sizeof(T)));
@@ -240,7 +249,13 @@ void minmax_lines(const TensorIterator& iter, int64_t length, int64_t in_stride,
       *reinterpret_cast<int64_t*>(data[idx_arg] + k * s[idx_arg]) = bi;
       if (with_values) *reinterpret_cast<T*>(data[0] + k * s[0]) = best;
     }
-  });
+  }
+};
+
+template <class T, bool kMax>
+void minmax_lines(const TensorIterator& iter, int64_t length, int64_t in_stride, bool with_values) {
+  for_each_line_dispatched<MinMaxLinesKernel<T, kMax>>(
+      iter, length, MinMaxLineArgs{length, in_stride, with_values});
 }
 
 template <bool kMax>
@@ -559,18 +574,19 @@ Tensor logsumexp_impl(const Tensor& self, IntArrayRef dim, bool keepdim, const T
 template <class T>
 using scan_acc_t = std::conditional_t<std::is_same_v<T, float>, double, T>;
 
+struct ScanLineArgs {
+  int64_t length, in_stride, out_stride;
+};
+
 template <class T, bool kProd>
-void scan_lines(const Tensor& target, const Tensor& src, int64_t dim) {
-  using A = scan_acc_t<T>;
-  const Tensor in = as_line(src);
-  const Tensor o = as_line(target);
-  const int64_t length = in.size(dim);
-  const int64_t in_stride = in.stride(dim) * int64_t(sizeof(T));
-  const int64_t out_stride = o.stride(dim) * int64_t(sizeof(T));
-  const TensorIterator iter = make_line_iterator({o}, in, dim);
-  const A id = kProd ? A(1) : A(0);
-  auto step = [](A acc, A x) { return kProd ? acc * x : acc + x; };
-  for_each_line(iter, length, [&](char** data, const int64_t* s, int64_t n) {
+struct ScanLinesKernel {
+  template <CpuCapability>
+  static void run(char** data, const int64_t* s, int64_t n, const void* args) {
+    using A = scan_acc_t<T>;
+    const auto& a = *static_cast<const ScanLineArgs*>(args);
+    const int64_t length = a.length, in_stride = a.in_stride, out_stride = a.out_stride;
+    const A id = kProd ? A(1) : A(0);
+    auto step = [](A acc, A x) { return kProd ? acc * x : acc + x; };
     if (n > 1 && s[0] == int64_t(sizeof(T)) && s[1] == int64_t(sizeof(T))) {
       for (int64_t c = 0; c < n; c += kLineTile) {  // adjacent lines: tiles
         const int w = int(std::min<int64_t>(kLineTile, n - c));
@@ -596,7 +612,18 @@ void scan_lines(const Tensor& target, const Tensor& src, int64_t dim) {
         *reinterpret_cast<T*>(y + r * out_stride) = T(acc);
       }
     }
-  });
+  }
+};
+
+template <class T, bool kProd>
+void scan_lines(const Tensor& target, const Tensor& src, int64_t dim) {
+  const Tensor in = as_line(src);
+  const Tensor o = as_line(target);
+  const int64_t length = in.size(dim);
+  const ScanLineArgs args{length, in.stride(dim) * int64_t(sizeof(T)),
+                          o.stride(dim) * int64_t(sizeof(T))};
+  const TensorIterator iter = make_line_iterator({o}, in, dim);
+  for_each_line_dispatched<ScanLinesKernel<T, kProd>>(iter, length, args);
 }
 
 // result: the output (self itself for the in-place forms), already of the right shape and dtype.

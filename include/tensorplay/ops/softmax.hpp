@@ -29,31 +29,37 @@ namespace detail::reduce_impl {
 // exact; rounding max + log(sum) near a large max would not be). The exponentials are computed
 // twice rather than parked in the output, which keeps an output that aliases the input correct;
 // the vectorised exp makes that cheap.
+//
+// The lines of one block of the line iterator, as a line kernel of the CPU dispatch
+// (for_each_line_dispatched: compiled for each level, the variant picked once per call).
+struct SoftmaxShape {
+  int64_t length;      // elements per line
+  int64_t in_stride;   // bytes between a line's elements, input
+  int64_t out_stride;  // ... and output
+};
 template <class T, bool kLog>
-void softmax_lines(const Tensor& result, const Tensor& self, int64_t dim) {
-  const Tensor in = as_line(self);
-  const Tensor o = as_line(result);
-  const int64_t length = in.size(dim);
-  const int64_t in_stride = in.stride(dim) * int64_t(sizeof(T));
-  const int64_t out_stride = o.stride(dim) * int64_t(sizeof(T));
-  const TensorIterator iter = make_line_iterator({o}, in, dim);
-  constexpr T kNegInf = -std::numeric_limits<T>::infinity();
-  const MinMaxOp<T, true> max_op;
-  const ExpShiftSumOp<T> sum_op;
-  // y[r] = f(x[r]) over one line, as a plain loop when both are contiguous (it vectorises).
-  auto write_line = [&](const char* x, char* y, auto f) {
-    if (in_stride == int64_t(sizeof(T)) && out_stride == int64_t(sizeof(T))) {
-      const T* xs = reinterpret_cast<const T*>(x);
-      T* ys = reinterpret_cast<T*>(y);
-      for (int64_t r = 0; r < length; ++r) ys[r] = f(xs[r]);
-    } else {
-      for (int64_t r = 0; r < length; ++r) {
-        *reinterpret_cast<T*>(y + r * out_stride) =
-            f(*reinterpret_cast<const T*>(x + r * in_stride));
+struct SoftmaxBlockKernel {
+  template <CpuCapability>
+  static void run(char** data, const int64_t* s, int64_t n, const void* args) {
+    const SoftmaxShape* shape = static_cast<const SoftmaxShape*>(args);
+    const int64_t length = shape->length;
+    const int64_t in_stride = shape->in_stride, out_stride = shape->out_stride;
+    constexpr T kNegInf = -std::numeric_limits<T>::infinity();
+    const MinMaxOp<T, true> max_op;
+    const ExpShiftSumOp<T> sum_op;
+    // y[r] = f(x[r]) over one line, as a plain loop when both are contiguous (it vectorises).
+    auto write_line = [&](const char* x, char* y, auto f) {
+      if (in_stride == int64_t(sizeof(T)) && out_stride == int64_t(sizeof(T))) {
+        const T* xs = reinterpret_cast<const T*>(x);
+        T* ys = reinterpret_cast<T*>(y);
+        for (int64_t r = 0; r < length; ++r) ys[r] = f(xs[r]);
+      } else {
+        for (int64_t r = 0; r < length; ++r) {
+          *reinterpret_cast<T*>(y + r * out_stride) =
+              f(*reinterpret_cast<const T*>(x + r * in_stride));
+        }
       }
-    }
-  };
-  for_each_line(iter, length, [&](char** data, const int64_t* s, int64_t n) {
+    };
     if (n > 1 && s[0] == int64_t(sizeof(T)) && s[1] == int64_t(sizeof(T))) {
       // Adjacent lines (softmax over a dim that is not the innermost): tiles of lines, each pass
       // vectorised across them.
@@ -97,7 +103,17 @@ void softmax_lines(const Tensor& result, const Tensor& self, int64_t dim) {
         write_line(x, y, [&](T v) { return reduce_exp(v - mx) * inv; });
       }
     }
-  });
+  }
+};
+
+template <class T, bool kLog>
+void softmax_lines(const Tensor& result, const Tensor& self, int64_t dim) {
+  const Tensor in = as_line(self);
+  const Tensor o = as_line(result);
+  const SoftmaxShape shape{in.size(dim), in.stride(dim) * int64_t(sizeof(T)),
+                           o.stride(dim) * int64_t(sizeof(T))};
+  const TensorIterator iter = make_line_iterator({o}, in, dim);
+  for_each_line_dispatched<SoftmaxBlockKernel<T, kLog>>(iter, shape.length, shape);
 }
 
 template <bool kLog>

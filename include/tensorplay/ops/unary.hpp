@@ -21,19 +21,19 @@
 //    otherwise it keeps the dtype like the ops above.
 //
 // Float32 exp, log, log1p, tanh and erf (and sigmoid, silu, gelu and softplus, built on them) use
-// the vectorisable versions of ops/vec_math.hpp, within 2 ulp; sqrt and rsqrt use the square-root
-// instruction; everything else is the <cmath> function in the compute type (float for Half and
-// BFloat16, which are rounded once at the end, as opmath does in PyTorch).
+// the vectorisable versions of ops/vec_math.hpp, within 2 ulp; float32 sin cos tan asin acos atan
+// sinh cosh and float64 exp and log those of ops/vec_trig.hpp, within 1 ulp; sqrt and rsqrt use
+// the square-root instruction; everything else is the <cmath> function in the compute type
+// (float for Half and BFloat16, which are rounded once at the end, as opmath does in PyTorch).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
-#if defined(__AVX__)
+#include <tensorplay/ops/cpu_capability.hpp>
+#if TENSORPLAY_X86_SIMD_
 #include <immintrin.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
 #endif
 
 #include <tensorplay/autograd/functions/pointwise.hpp>
@@ -47,6 +47,7 @@
 #include <tensorplay/ops/loops.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
 #include <tensorplay/ops/vec_math.hpp>
+#include <tensorplay/ops/vec_trig.hpp>
 
 namespace tensorplay {
 namespace detail {
@@ -142,7 +143,7 @@ void unary_loop_impl(const TensorIterator& iter, unary_row_t row, const void* op
 
 template <class T, class Op>
 void unary_loop(const TensorIterator& iter, const Op& op) {
-  unary_loop_impl(iter, &unary_row<T, Op>, &op);
+  unary_loop_impl(iter, cpu_dispatch_fn<&unary_row<T, Op>>(), &op);
 }
 
 // Runs `op` over iter in its computation dtype, or fails naming `kernel` if K excludes it.
@@ -291,13 +292,14 @@ struct ReluOp {
 };
 
 // exp, log, log1p, tanh and erf in the compute type T: the vectorisable versions of
-// ops/vec_math.hpp for float (and so for Half and BFloat16), <cmath> for double.
+// ops/vec_math.hpp for float (and so for Half and BFloat16), <cmath> for double (but exp and log,
+// which ops/vec_trig.hpp has for double too).
 template <class T>
 TENSORPLAY_UNARY_OP_ inline T exp_of(T x) noexcept {
   if constexpr (std::is_same_v<T, float>) {
     return exp_f32(x);
   } else {
-    return std::exp(x);
+    return exp_f64(x);
   }
 }
 template <class T>
@@ -305,7 +307,7 @@ TENSORPLAY_UNARY_OP_ inline T log_of(T x) noexcept {
   if constexpr (std::is_same_v<T, float>) {
     return log_f32(x);
   } else {
-    return std::log(x);
+    return log_f64(x);
   }
 }
 template <class T>
@@ -333,6 +335,24 @@ TENSORPLAY_UNARY_OP_ inline T erf_of(T x) noexcept {
   }
 }
 
+// asin acos atan sinh cosh: ops/vec_trig.hpp's vectorisable versions for float (and so for Half
+// and BFloat16), <cmath> for double.
+#define TENSORPLAY_UNARY_FLOAT_FN_(name)                    \
+  template <class T>                                        \
+  TENSORPLAY_UNARY_OP_ inline T name##_of(T x) noexcept {   \
+    if constexpr (std::is_same_v<T, float>) {               \
+      return name##_f32(x);                                 \
+    } else {                                                \
+      return std::name(x);                                  \
+    }                                                       \
+  }
+TENSORPLAY_UNARY_FLOAT_FN_(asin)
+TENSORPLAY_UNARY_FLOAT_FN_(acos)
+TENSORPLAY_UNARY_FLOAT_FN_(atan)
+TENSORPLAY_UNARY_FLOAT_FN_(sinh)
+TENSORPLAY_UNARY_FLOAT_FN_(cosh)
+#undef TENSORPLAY_UNARY_FLOAT_FN_
+
 #define TENSORPLAY_UNARY_FUNCTOR_(Name, fn)                 \
   struct Name {                                             \
     template <class T>                                      \
@@ -345,25 +365,49 @@ TENSORPLAY_UNARY_FUNCTOR_(LogOp, log_of)
 TENSORPLAY_UNARY_FUNCTOR_(Log1pOp, log1p_of)
 TENSORPLAY_UNARY_FUNCTOR_(TanhOp, tanh_of)
 TENSORPLAY_UNARY_FUNCTOR_(ErfOp, erf_of)
+TENSORPLAY_UNARY_FUNCTOR_(AsinOp, asin_of)
+TENSORPLAY_UNARY_FUNCTOR_(AcosOp, acos_of)
+TENSORPLAY_UNARY_FUNCTOR_(AtanOp, atan_of)
+TENSORPLAY_UNARY_FUNCTOR_(SinhOp, sinh_of)
+TENSORPLAY_UNARY_FUNCTOR_(CoshOp, cosh_of)
 // The remaining <cmath> functions (one functor each rather than a lambda per op, so that ops
 // sharing a function share its loops).
 TENSORPLAY_UNARY_FUNCTOR_(Exp2Op, std::exp2)
 TENSORPLAY_UNARY_FUNCTOR_(Expm1Op, std::expm1)
 TENSORPLAY_UNARY_FUNCTOR_(Log2Op, std::log2)
 TENSORPLAY_UNARY_FUNCTOR_(Log10Op, std::log10)
-TENSORPLAY_UNARY_FUNCTOR_(SinOp, std::sin)
-TENSORPLAY_UNARY_FUNCTOR_(CosOp, std::cos)
-TENSORPLAY_UNARY_FUNCTOR_(TanOp, std::tan)
-TENSORPLAY_UNARY_FUNCTOR_(AsinOp, std::asin)
-TENSORPLAY_UNARY_FUNCTOR_(AcosOp, std::acos)
-TENSORPLAY_UNARY_FUNCTOR_(AtanOp, std::atan)
-TENSORPLAY_UNARY_FUNCTOR_(SinhOp, std::sinh)
-TENSORPLAY_UNARY_FUNCTOR_(CoshOp, std::cosh)
 TENSORPLAY_UNARY_FUNCTOR_(FloorOp, std::floor)
 TENSORPLAY_UNARY_FUNCTOR_(CeilOp, std::ceil)
 TENSORPLAY_UNARY_FUNCTOR_(TruncOp, std::trunc)
 TENSORPLAY_UNARY_FUNCTOR_(RoundOp, std::nearbyint)  // half to even, as PyTorch
 #undef TENSORPLAY_UNARY_FUNCTOR_
+
+// sin, cos and tan (ops/vec_trig.hpp for float, so for Half and BFloat16 too; <cmath> for
+// double): contiguous float rows through trig_row_f32 and strided ones through
+// trig_scalar_f32, each doing the costly large-argument reduction only where it is needed, with
+// the same bits.
+template <TrigFn kFn>
+struct TrigOp {
+  template <class T>
+  TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
+    if constexpr (std::is_same_v<T, float>) {
+      return trig_scalar_f32<kFn>(x);
+    } else if constexpr (kFn == TrigFn::Sin) {
+      return std::sin(x);
+    } else if constexpr (kFn == TrigFn::Cos) {
+      return std::cos(x);
+    } else {
+      return std::tan(x);
+    }
+  }
+  int64_t contiguous(float* o, const float* x, int64_t n) const noexcept {
+    trig_row_f32<kFn>(o, x, n);
+    return n;
+  }
+};
+using SinOp = TrigOp<TrigFn::Sin>;
+using CosOp = TrigOp<TrigFn::Cos>;
+using TanOp = TrigOp<TrigFn::Tan>;
 
 // 1 / (1 + exp(-x)): exp(-x) overflows to inf for x < -88.7 and the result is then 0, as in
 // PyTorch (which computes it the same way); for large x it is exactly 1.
@@ -385,8 +429,50 @@ struct SiluOp {
 // sqrt and 1 / sqrt. std::sqrt must set errno for a negative input, so the compiler follows
 // each square-root instruction with a test and a possible libm call, and will not vectorise the
 // loop. The instruction alone already is IEEE's correctly rounded square root (the value
-// std::sqrt returns), so contiguous float and double rows use it directly, eight or four at a
-// time; `contiguous` returns how many leading elements it did.
+// std::sqrt returns), so contiguous float and double rows use it directly: AVX at the AVX2 and
+// AVX-512 levels (ops/cpu_capability.hpp: the level is asked once per row, and the AVX helper is
+// inlined into those levels' row variants), SSE2 (every x86-64) at the default level;
+// `contiguous` returns how many leading elements it did. Every road rounds the same way.
+#if TENSORPLAY_X86_SIMD_
+template <bool kReciprocal, class T>
+[[gnu::target(TENSORPLAY_TARGET_AVX2_)]] inline int64_t sqrt_row_avx(T* o, const T* x,
+                                                                     int64_t n) noexcept {
+  int64_t i = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    for (; i + 8 <= n; i += 8) {
+      __m256 r = _mm256_sqrt_ps(_mm256_loadu_ps(x + i));
+      if constexpr (kReciprocal) r = _mm256_div_ps(_mm256_set1_ps(1.0f), r);
+      _mm256_storeu_ps(o + i, r);
+    }
+  } else {
+    for (; i + 4 <= n; i += 4) {
+      __m256d r = _mm256_sqrt_pd(_mm256_loadu_pd(x + i));
+      if constexpr (kReciprocal) r = _mm256_div_pd(_mm256_set1_pd(1.0), r);
+      _mm256_storeu_pd(o + i, r);
+    }
+  }
+  return i;
+}
+template <bool kReciprocal, class T>
+inline int64_t sqrt_row_sse2(T* o, const T* x, int64_t n) noexcept {
+  int64_t i = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    for (; i + 4 <= n; i += 4) {
+      __m128 r = _mm_sqrt_ps(_mm_loadu_ps(x + i));
+      if constexpr (kReciprocal) r = _mm_div_ps(_mm_set1_ps(1.0f), r);
+      _mm_storeu_ps(o + i, r);
+    }
+  } else {
+    for (; i + 2 <= n; i += 2) {
+      __m128d r = _mm_sqrt_pd(_mm_loadu_pd(x + i));
+      if constexpr (kReciprocal) r = _mm_div_pd(_mm_set1_pd(1.0), r);
+      _mm_storeu_pd(o + i, r);
+    }
+  }
+  return i;
+}
+#endif
+
 template <bool kReciprocal>
 struct SqrtOpBase {
   template <class T>
@@ -397,43 +483,16 @@ struct SqrtOpBase {
       return std::sqrt(x);
     }
   }
-  int64_t contiguous(float* o, const float* x, int64_t n) const noexcept {
-    int64_t i = 0;
-#if defined(__AVX__)
-    for (; i + 8 <= n; i += 8) {
-      __m256 r = _mm256_sqrt_ps(_mm256_loadu_ps(x + i));
-      if constexpr (kReciprocal) r = _mm256_div_ps(_mm256_set1_ps(1.0f), r);
-      _mm256_storeu_ps(o + i, r);
-    }
-#elif defined(__SSE2__)
-    for (; i + 4 <= n; i += 4) {
-      __m128 r = _mm_sqrt_ps(_mm_loadu_ps(x + i));
-      if constexpr (kReciprocal) r = _mm_div_ps(_mm_set1_ps(1.0f), r);
-      _mm_storeu_ps(o + i, r);
-    }
+  template <class T>
+    requires std::is_same_v<T, float> || std::is_same_v<T, double>
+  int64_t contiguous(T* o, const T* x, int64_t n) const noexcept {
+#if TENSORPLAY_X86_SIMD_
+    if (cpu_has_avx2_level()) return sqrt_row_avx<kReciprocal>(o, x, n);
+    return sqrt_row_sse2<kReciprocal>(o, x, n);
 #else
     (void)o, (void)x, (void)n;
+    return 0;
 #endif
-    return i;
-  }
-  int64_t contiguous(double* o, const double* x, int64_t n) const noexcept {
-    int64_t i = 0;
-#if defined(__AVX__)
-    for (; i + 4 <= n; i += 4) {
-      __m256d r = _mm256_sqrt_pd(_mm256_loadu_pd(x + i));
-      if constexpr (kReciprocal) r = _mm256_div_pd(_mm256_set1_pd(1.0), r);
-      _mm256_storeu_pd(o + i, r);
-    }
-#elif defined(__SSE2__)
-    for (; i + 2 <= n; i += 2) {
-      __m128d r = _mm_sqrt_pd(_mm_loadu_pd(x + i));
-      if constexpr (kReciprocal) r = _mm_div_pd(_mm_set1_pd(1.0), r);
-      _mm_storeu_pd(o + i, r);
-    }
-#else
-    (void)o, (void)x, (void)n;
-#endif
-    return i;
   }
 };
 using SqrtOp = SqrtOpBase<false>;

@@ -24,8 +24,15 @@
 
 namespace tensorplay::detail {
 
-// a * b + c, fused where the target has FMA (one rounding, and as fast as a multiply); plain
-// otherwise, since std::fma without hardware support is a slow library call.
+// a * b + c, fused where the target has FMA (one rounding, and as fast as a multiply).
+// __FMA__ (the build's -march has it): std::fma, fused whatever the contraction setting.
+// Otherwise the plain expression, because std::fma without hardware support is a slow library
+// call, and because the same inline function is also compiled into the AVX2 and AVX-512
+// variants of the run-time dispatch (ops/cpu_capability.hpp), whose target("fma") does not
+// define __FMA__: there GCC's default -ffp-contract=fast (in -std=c++20 as in gnu++20) and
+// Clang's -ffp-contract=on both contract `a * b + c` into one vfmadd (checked in the generated
+// code), while the default-level variant, which has no FMA, rounds twice. Results of those
+// variants thus differ in the last bit, within the bounds stated below for each function.
 TENSORPLAY_VEC_MATH_INLINE_ float fmadd_f32(float a, float b, float c) noexcept {
 #if defined(__FMA__)
   return std::fma(a, b, c);
