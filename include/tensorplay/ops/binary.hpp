@@ -227,12 +227,15 @@ struct BinaryOptions {
   std::optional<DType> static_dtype;  // dtype of the result when not the inputs' (kBool)
 };
 
-class BinaryPlan {
+// A class template (BinaryPlan is BinaryPlanT<>) so that its members, which build the iterator and
+// reach every kernel, are compiled only in a file that runs a binary op.
+template <class = void>
+class BinaryPlanT {
  public:
   using Options = BinaryOptions;
 
   // `out`: undefined (allocate the result), an out= tensor, or `a` itself (in place).
-  BinaryPlan(const Tensor& out, const Tensor& a, const Tensor& b, Options opt = {})
+  BinaryPlanT(const Tensor& out, const Tensor& a, const Tensor& b, Options opt = {})
       : a_(&a), b_(&b), given_out_(out.defined()) {
     const DType dt = a.dtype();
     if (b.dtype() == dt && a.is_contiguous() && b.is_contiguous() && a.sizes() == b.sizes() &&
@@ -249,7 +252,7 @@ class BinaryPlan {
     build(out, a, b, opt);
   }
 
-  BinaryPlan(const Tensor& out, const Tensor& a, const Scalar& b, Options opt = {})
+  BinaryPlanT(const Tensor& out, const Tensor& a, const Scalar& b, Options opt = {})
       : a_(&a), scalar_(b), has_scalar_(true), given_out_(out.defined()) {
     const DType dt = a.dtype();
     if (row_major_strides(a) && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
@@ -263,8 +266,8 @@ class BinaryPlan {
     build(out, a, wrapped_, opt);
   }
 
-  BinaryPlan(const BinaryPlan&) = delete;
-  BinaryPlan& operator=(const BinaryPlan&) = delete;
+  BinaryPlanT(const BinaryPlanT&) = delete;
+  BinaryPlanT& operator=(const BinaryPlanT&) = delete;
 
   // The dtype the kernel computes in (result_type of the inputs, or float32 for int_to_float).
   DType common_dtype() const noexcept { return common_; }
@@ -346,6 +349,7 @@ class BinaryPlan {
   Tensor result_, wrapped_;
   std::optional<TensorIterator> iter_;
 };
+using BinaryPlan = BinaryPlanT<>;
 
 // ---- checks --------------------------------------------------------------------------------
 

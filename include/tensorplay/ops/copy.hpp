@@ -97,7 +97,8 @@ Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy,
 }
 
 namespace detail {
-inline void fill_impl(const Tensor& self, const Scalar& value) {
+template <class = void>
+void fill_impl(const Tensor& self, const Scalar& value) {
   TP_CHECK(self.is_cpu(), "fill_: only the CPU backend is compiled in, got a tensor on ",
            self.device());
   // Checked first: a value the dtype cannot hold fails before any element is written.

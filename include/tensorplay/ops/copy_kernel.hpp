@@ -308,7 +308,8 @@ bool dispatch_direct_conversion(DType to, DType from, F&& f) {
   return false;
 }
 
-inline void copy_kernel(const TensorIterator& iter) {
+template <class = void>
+void copy_kernel(const TensorIterator& iter) {
   const DType to = iter.dtype(0), from = iter.dtype(1);
   if (to == from && iter.is_contiguous()) {
     // memmove: a full overlap (two views of the same elements) may still reach here.
@@ -316,13 +317,13 @@ inline void copy_kernel(const TensorIterator& iter) {
   } else if (to == from) {
     // The loops compiled for the current CPU level (ops/cpu_capability.hpp), picked once.
     dispatch_element_bits(itemsize(to), [&]<class B>() {
-      const auto block = cpu_dispatch_fn<&copy_loop_2d<B, B>>();
+      const auto block = cpu_dispatch_fn<&copy_loop_2d<B, B>, (sizeof(B) >= 4)>();
       iter.for_each([block](char** d, const int64_t* s, int64_t m0, int64_t m1) {
         block(d, s, m0, m1);
       });
     });
   } else if (!dispatch_direct_conversion(to, from, [&]<class To, class From>() {
-               const auto row = cpu_dispatch_fn<&copy_loop<To, From>>();
+               const auto row = cpu_dispatch_fn<&copy_loop<To, From>, kDispatchedTypes<To, From>>();
                iter.for_each([row](char** d, const int64_t* s, int64_t n) { row(d, s, n); });
              })) {
     if (is_floating_point(from)) {
@@ -333,10 +334,8 @@ inline void copy_kernel(const TensorIterator& iter) {
   }
 }
 
-// copy_ without the version bump (clone and to bump nothing: their result is a new value).
-inline Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format);
-
-inline void copy_impl(const Tensor& dst, const Tensor& src) {
+template <class>
+void copy_impl(const Tensor& dst, const Tensor& src) {
   TP_CHECK(src.defined(), "copy_: the source tensor is undefined");
   TP_CHECK(dst.is_cpu() && src.is_cpu(), "copy_: copying from ", src.device(), " to ", dst.device(),
            " is not supported: only the CPU backend is compiled in");
@@ -372,7 +371,8 @@ inline void copy_impl(const Tensor& dst, const Tensor& src) {
 // clone and to: new bytes laid out by empty_like's policy (Preserve keeps a dense input's
 // strides and gives any other input dense strides in its own dimension order), filled by one
 // memcpy when the layouts agree, and a version of 0.
-inline Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format) {
+template <class>
+Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format) {
   Tensor out = empty_like(self, options, format);
   if (out.dtype() == self.dtype() && out.strides() == self.strides() &&
       self.is_non_overlapping_and_dense() && self.is_cpu()) {

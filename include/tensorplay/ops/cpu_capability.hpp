@@ -36,6 +36,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -183,27 +184,49 @@ inline CpuCapability max_cpu_capability() noexcept {
 
 // ---- variants ------------------------------------------------------------------------------
 
-// The function attributes of each level's wrapper. GCC only: `optimize("O3")` compiles the
-// wrapper, with the body flatten inlined into it, as -O3 would. At -O2 GCC's vectoriser (cost
-// model "very-cheap") leaves scalar every loop whose trip count is not a known multiple of the
-// vector width, and without -O3's loop passes the reductions' 32 lane accumulators stay in
-// memory at the AVX2 level (sum of 2^20 floats: 133 us against 50 us). AVX-512 code prefers
-// 512-bit vectors: GCC's default tuning keeps auto-vectorised loops at 256 bits. Clang
-// vectorises at -O2 and knows neither option.
+// The function attributes of each level's wrapper. GCC only, and only in an optimised build
+// (an -O0 debug or sanitizer build stays unoptimised, and quick to compile):
+// - every variant: `vect-cost-model=dynamic`. At -O2 GCC's vectoriser (cost model
+//   "very-cheap") leaves scalar every loop whose trip count is not a known multiple of the
+//   vector width, i.e. every elementwise row (add of 2^20 floats at AVX2: 660 us against 180 us);
+// - kernels that declare `static constexpr bool kFullLoopOptimization = true` (reductions,
+//   scans, softmax, the GEMM): `O3`, whose loop passes keep the reductions' 32 lane accumulators
+//   in registers at the AVX2 level (sum of 2^20 floats: 130 us at -O2, 50 us). O3 on every
+//   kernel cost 10% more compile time in every including file for no measurable gain elsewhere.
+// AVX-512 code prefers 512-bit vectors: GCC's default tuning keeps auto-vectorised loops at 256
+// bits. Clang vectorises at -O2 and knows neither option.
 #if defined(__clang__)
 #define TENSORPLAY_TARGET_AVX2_ "avx2,fma,f16c,bmi,bmi2,lzcnt,popcnt"
 #define TENSORPLAY_TARGET_AVX512_ TENSORPLAY_TARGET_AVX2_ ",avx512f,avx512bw,avx512vl,avx512dq"
 #define TENSORPLAY_VARIANT_ATTRS_ gnu::flatten
+#define TENSORPLAY_VARIANT_ATTRS_FULL_ gnu::flatten
 #else
 #define TENSORPLAY_TARGET_AVX2_ "avx2,fma,f16c,bmi,bmi2,lzcnt,popcnt"
 #define TENSORPLAY_TARGET_AVX512_ \
   TENSORPLAY_TARGET_AVX2_ ",avx512f,avx512bw,avx512vl,avx512dq,prefer-vector-width=512"
 #if defined(__OPTIMIZE__)
-#define TENSORPLAY_VARIANT_ATTRS_ gnu::flatten, gnu::optimize("O3")
-#else  // an -O0 (debug, sanitizer) build stays unoptimised, and quick to compile
+#define TENSORPLAY_VARIANT_ATTRS_ gnu::flatten, gnu::optimize("vect-cost-model=dynamic")
+#define TENSORPLAY_VARIANT_ATTRS_FULL_ gnu::flatten, gnu::optimize("O3")
+#else
 #define TENSORPLAY_VARIANT_ATTRS_ gnu::flatten
+#define TENSORPLAY_VARIANT_ATTRS_FULL_ gnu::flatten
 #endif
 #endif
+
+// One level's wrappers with the given attributes.
+#define TENSORPLAY_CPU_VARIANTS_(ATTRS)                                                    \
+  [[gnu::target(TENSORPLAY_TARGET_AVX2_), ATTRS]] static R avx2(A... a) {                  \
+    return K::template run<CpuCapability::AVX2>(a...);                                     \
+  }                                                                                        \
+  [[gnu::target(TENSORPLAY_TARGET_AVX512_), ATTRS]] static R avx512(A... a) {              \
+    return K::template run<CpuCapability::AVX512>(a...);                                   \
+  }                                                                                        \
+  /* The build's own level when it is AVX2 or AVX512 (-march=x86-64-v3 or above): the same \
+     attributes, so that it is compiled as the variants are. */                            \
+  [[ATTRS]] static R own_level(A... a) { return K::template run<kCpuCapabilityMin>(a...); }
+
+template <class K>
+concept FullLoopOptimization = K::kFullLoopOptimization;
 
 // The variants of kernel K (see the top of this file) with signature R(A...).
 template <class K, class Sig>
@@ -214,17 +237,13 @@ struct CpuVariants<K, R(A...)> {
   using Fn = R (*)(A...);
 
 #if TENSORPLAY_CPU_DISPATCH_X86_
-  [[gnu::target(TENSORPLAY_TARGET_AVX2_), TENSORPLAY_VARIANT_ATTRS_]] static R avx2(A... a) {
-    return K::template run<CpuCapability::AVX2>(a...);
-  }
-  [[gnu::target(TENSORPLAY_TARGET_AVX512_), TENSORPLAY_VARIANT_ATTRS_]] static R avx512(A... a) {
-    return K::template run<CpuCapability::AVX512>(a...);
-  }
-  // The build's own level when it is AVX2 or AVX512 (-march=x86-64-v3 or above): the same
-  // attributes, so that it is compiled as the variants are.
-  [[TENSORPLAY_VARIANT_ATTRS_]] static R own_level(A... a) {
-    return K::template run<kCpuCapabilityMin>(a...);
-  }
+  struct Vectorized {
+    TENSORPLAY_CPU_VARIANTS_(TENSORPLAY_VARIANT_ATTRS_)
+  };
+  struct FullyOptimized {
+    TENSORPLAY_CPU_VARIANTS_(TENSORPLAY_VARIANT_ATTRS_FULL_)
+  };
+  using Set = std::conditional_t<FullLoopOptimization<K>, FullyOptimized, Vectorized>;
 #endif
 
   // Only the levels above the build's own are instantiated (discarded branches are not). The
@@ -233,22 +252,47 @@ struct CpuVariants<K, R(A...)> {
   static Fn pick(CpuCapability c) noexcept {
 #if TENSORPLAY_CPU_DISPATCH_X86_
     if constexpr (kCpuCapabilityMin < CpuCapability::AVX512) {
-      if (c == CpuCapability::AVX512) return &avx512;
+      if (c == CpuCapability::AVX512) return &Set::avx512;
     }
     if constexpr (kCpuCapabilityMin < CpuCapability::AVX2) {
-      if (c == CpuCapability::AVX2) return &avx2;
+      if (c == CpuCapability::AVX2) return &Set::avx2;
     }
-    if constexpr (kCpuCapabilityMin > CpuCapability::Default) return &own_level;
+    if constexpr (kCpuCapabilityMin > CpuCapability::Default) return &Set::own_level;
 #endif
     (void)c;
     return &K::template run<kCpuCapabilityMin>;
   }
 };
 
-// The variant of K for the current level: the one dispatch point.
-template <class K, class Sig>
+#undef TENSORPLAY_CPU_VARIANTS_
+
+// The element types whose kernels get the AVX2 and AVX-512 variants: the 32- and 64-bit types
+// (with bool as a comparison's output or a mask). The 8- and 16-bit types (bool alone, int8,
+// uint8, int16, half, bfloat16) run their translation unit's own level: every variant is a
+// full copy of the kernel in every including file, and these dtypes are rare in hot loops
+// (half and bfloat16 rows still convert through the F16C helpers, picked per row).
+template <class T>
+inline constexpr bool kWideElement =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, int64_t>;
+template <class... T>
+inline constexpr bool kDispatchedTypes =
+    ((kWideElement<T> || std::is_same_v<T, bool>) && ...) && (kWideElement<T> || ...);
+
+// Reductions (their block kernels are the largest, compiled with O3) get variants for the
+// floating types only: integer sums and scans are exact whatever the order and rarely hot.
+template <class T>
+inline constexpr bool kDispatchedReduction = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// The variant of K for the current level: the one dispatch point. Multi = false compiles the
+// kernel at the translation unit's own level only (see kDispatchedTypes).
+template <class K, class Sig, bool Multi = true>
 typename CpuVariants<K, Sig>::Fn cpu_dispatch() noexcept {
-  return CpuVariants<K, Sig>::pick(cpu_capability());
+  if constexpr (Multi) {
+    return CpuVariants<K, Sig>::pick(cpu_capability());
+  } else {
+    return &K::template run<kCpuCapabilityMin>;
+  }
 }
 
 // A plain function as a kernel whose code is the same at every level (only the compiler's
@@ -263,9 +307,9 @@ struct FnKernel<F> {
   }
 };
 
-template <auto F>
+template <auto F, bool Multi = true>
 auto cpu_dispatch_fn() noexcept {
-  return cpu_dispatch<FnKernel<F>, std::remove_pointer_t<decltype(F)>>();
+  return cpu_dispatch<FnKernel<F>, std::remove_pointer_t<decltype(F)>, Multi>();
 }
 
 // Whether leaf helpers with hand-written SIMD (F16C conversions, square roots) may take their

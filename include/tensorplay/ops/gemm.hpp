@@ -449,6 +449,7 @@ using GemmSig = void(int64_t, int64_t, int64_t, const void*, const void*, int64_
 
 template <class T, bool kBlocked>
 struct GemmKernel {
+  static constexpr bool kFullLoopOptimization = true;  // ops/cpu_capability.hpp
   template <CpuCapability C>
   static void run(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                   int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, const void* beta,

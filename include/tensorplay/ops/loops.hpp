@@ -117,7 +117,8 @@ struct ElementwiseRowKernel {
 template <class Op, class Out, class... In>
 RowFn elementwise_row_fn() noexcept {
   return cpu_dispatch<ElementwiseRowKernel<Op, Out, In...>,
-                      void(const void*, char**, const int64_t*, int64_t)>();
+                      void(const void*, char**, const int64_t*, int64_t),
+                      kDispatchedTypes<Out, In...>>();
 }
 
 // Runs a row kernel over the iterator (threads as for_each decides) and finishes it.

@@ -354,7 +354,8 @@ inline void random_from_to(const Tensor& t, int64_t from, int64_t to, const Gene
   });
 }
 
-inline void uniform_fill(const Tensor& t, const Generator& gen) {
+template <class = void>
+void uniform_fill(const Tensor& t, const Generator& gen) {
   dispatch_dtype(t.dtype(), [&]<class T>() {
     if constexpr (std::is_integral_v<T>) {
       dtype_not_implemented("check_uniform_bounds", t.dtype());
@@ -367,7 +368,8 @@ inline void uniform_fill(const Tensor& t, const Generator& gen) {
   });
 }
 
-inline void normal_fill(const Tensor& t, const Generator& gen) {
+template <class = void>
+void normal_fill(const Tensor& t, const Generator& gen) {
   dispatch_dtype(t.dtype(), [&]<class T>() {
     if constexpr (std::is_integral_v<T>) {
       dtype_not_implemented("normal_kernel_cpu", t.dtype());
@@ -387,25 +389,29 @@ inline void manual_seed(uint64_t seed) { detail::getDefaultCPUGenerator().set_cu
 
 // ---- rand: uniform on [0, 1), floating dtypes only -----------------------------------------
 
-inline Tensor rand(IntArrayRef size, std::optional<Generator> generator,
+template <class = void>
+Tensor rand(IntArrayRef size, std::optional<Generator> generator,
                    const TensorOptions& options = {}) {
   Tensor t = empty(size, options);
   detail::uniform_fill(t, detail::generator_or_default(generator));
   return t;
 }
-inline Tensor rand(IntArrayRef size, const TensorOptions& options = {}) {
+template <class = void>
+Tensor rand(IntArrayRef size, const TensorOptions& options = {}) {
   return rand(size, std::nullopt, options);
 }
 
 // ---- randn: standard normal, floating dtypes only ------------------------------------------
 
-inline Tensor randn(IntArrayRef size, std::optional<Generator> generator,
+template <class = void>
+Tensor randn(IntArrayRef size, std::optional<Generator> generator,
                     const TensorOptions& options = {}) {
   Tensor t = empty(size, options);
   detail::normal_fill(t, detail::generator_or_default(generator));
   return t;
 }
-inline Tensor randn(IntArrayRef size, const TensorOptions& options = {}) {
+template <class = void>
+Tensor randn(IntArrayRef size, const TensorOptions& options = {}) {
   return randn(size, std::nullopt, options);
 }
 
@@ -413,21 +419,25 @@ inline Tensor randn(IntArrayRef size, const TensorOptions& options = {}) {
 // (libtorch defaults its options argument to kLong, so an options value without a dtype would
 // give float32 there; here a missing dtype always means int64, as torch.randint's does.)
 
-inline Tensor randint(int64_t low, int64_t high, IntArrayRef size,
+template <class = void>
+Tensor randint(int64_t low, int64_t high, IntArrayRef size,
                       std::optional<Generator> generator, const TensorOptions& options = kLong) {
   Tensor t = empty(size, options.has_dtype() ? options : options.dtype(kLong));
   detail::random_from_to(t, low, high, detail::generator_or_default(generator));
   return t;
 }
-inline Tensor randint(int64_t low, int64_t high, IntArrayRef size,
+template <class = void>
+Tensor randint(int64_t low, int64_t high, IntArrayRef size,
                       const TensorOptions& options = kLong) {
   return randint(low, high, size, std::nullopt, options);
 }
-inline Tensor randint(int64_t high, IntArrayRef size, std::optional<Generator> generator,
+template <class = void>
+Tensor randint(int64_t high, IntArrayRef size, std::optional<Generator> generator,
                       const TensorOptions& options = kLong) {
   return randint(0, high, size, std::move(generator), options);
 }
-inline Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options = kLong) {
+template <class = void>
+Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options = kLong) {
   return randint(0, high, size, std::nullopt, options);
 }
 
@@ -435,21 +445,24 @@ inline Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& optio
 // The values are drawn in the result's memory order, so rand_like of a transposed tensor after
 // manual_seed(s) holds rand({...}) of the same seed laid out transposed.
 
-inline Tensor rand_like(const Tensor& self, const TensorOptions& options = {},
+template <class = void>
+Tensor rand_like(const Tensor& self, const TensorOptions& options = {},
                         std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
   detail::uniform_fill(t, detail::getDefaultCPUGenerator());
   return t;
 }
 
-inline Tensor randn_like(const Tensor& self, const TensorOptions& options = {},
+template <class = void>
+Tensor randn_like(const Tensor& self, const TensorOptions& options = {},
                          std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
   detail::normal_fill(t, detail::getDefaultCPUGenerator());
   return t;
 }
 
-inline Tensor randint_like(const Tensor& self, int64_t low, int64_t high,
+template <class = void>
+Tensor randint_like(const Tensor& self, int64_t low, int64_t high,
                            const TensorOptions& options = {},
                            std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
@@ -457,7 +470,8 @@ inline Tensor randint_like(const Tensor& self, int64_t low, int64_t high,
   return t;
 }
 
-inline Tensor randint_like(const Tensor& self, int64_t high, const TensorOptions& options = {},
+template <class = void>
+Tensor randint_like(const Tensor& self, int64_t high, const TensorOptions& options = {},
                            std::optional<MemoryFormat> memory_format = std::nullopt) {
   return randint_like(self, 0, high, options, memory_format);
 }

@@ -575,6 +575,7 @@ using ReduceBlockSig = void(char**, const int64_t*, int64_t, int64_t, const void
 
 template <class T, class A, class Op>
 struct ReduceBlockKernel {
+  static constexpr bool kFullLoopOptimization = true;  // ops/cpu_capability.hpp
   template <CpuCapability>
   static void run(char** data, const int64_t* s, int64_t m0, int64_t m1, const void* op,
                   void* sink) {
@@ -647,7 +648,7 @@ void reduce_kernel(const Tensor& acc, const Tensor& self, DimMask mask, const Op
                    const Tensor& aux) {
   if (self.numel() == 0) return;
   const TensorIterator iter = make_reduction_iterator(acc, self, mask, aux);
-  const auto block = cpu_dispatch<ReduceBlockKernel<T, A, Op>, ReduceBlockSig>();
+  const auto block = cpu_dispatch<ReduceBlockKernel<T, A, Op>, ReduceBlockSig, kDispatchedReduction<T>>();
   if (acc.numel() == 1) {
     const int64_t slots = full_reduction_slots(iter.numel());
     std::unique_ptr<A[]> partial(new A[std::size_t(slots)]);
@@ -747,9 +748,9 @@ inline constexpr int64_t kLineTile = 64;
 // picked once per call.
 using LineBlockSig = void(char**, const int64_t*, int64_t, const void*);
 
-template <class K, class Args>
+template <class K, bool Multi = true, class Args>
 void for_each_line_dispatched(const TensorIterator& iter, int64_t line_length, const Args& args) {
-  const auto block = cpu_dispatch<K, LineBlockSig>();
+  const auto block = cpu_dispatch<K, LineBlockSig, Multi>();
   for_each_line(iter, line_length, [block, &args](char** data, const int64_t* s, int64_t n) {
     block(data, s, n, &args);
   });

@@ -181,6 +181,7 @@ struct MinMaxLineArgs {
 
 template <class T, bool kMax>
 struct MinMaxLinesKernel {
+  static constexpr bool kFullLoopOptimization = true;  // ops/cpu_capability.hpp
   template <CpuCapability>
   static void run(char** data, const int64_t* s, int64_t n, const void* args) {
     const auto& a = *static_cast<const MinMaxLineArgs*>(args);
@@ -254,7 +255,7 @@ struct MinMaxLinesKernel {
 
 template <class T, bool kMax>
 void minmax_lines(const TensorIterator& iter, int64_t length, int64_t in_stride, bool with_values) {
-  for_each_line_dispatched<MinMaxLinesKernel<T, kMax>>(
+  for_each_line_dispatched<MinMaxLinesKernel<T, kMax>, kDispatchedReduction<T>>(
       iter, length, MinMaxLineArgs{length, in_stride, with_values});
 }
 
@@ -580,6 +581,7 @@ struct ScanLineArgs {
 
 template <class T, bool kProd>
 struct ScanLinesKernel {
+  static constexpr bool kFullLoopOptimization = true;  // ops/cpu_capability.hpp
   template <CpuCapability>
   static void run(char** data, const int64_t* s, int64_t n, const void* args) {
     using A = scan_acc_t<T>;
@@ -623,7 +625,7 @@ void scan_lines(const Tensor& target, const Tensor& src, int64_t dim) {
   const ScanLineArgs args{length, in.stride(dim) * int64_t(sizeof(T)),
                           o.stride(dim) * int64_t(sizeof(T))};
   const TensorIterator iter = make_line_iterator({o}, in, dim);
-  for_each_line_dispatched<ScanLinesKernel<T, kProd>>(iter, length, args);
+  for_each_line_dispatched<ScanLinesKernel<T, kProd>, kDispatchedReduction<T>>(iter, length, args);
 }
 
 // result: the output (self itself for the in-place forms), already of the right shape and dtype.

@@ -39,6 +39,7 @@ struct SoftmaxShape {
 };
 template <class T, bool kLog>
 struct SoftmaxBlockKernel {
+  static constexpr bool kFullLoopOptimization = true;  // ops/cpu_capability.hpp
   template <CpuCapability>
   static void run(char** data, const int64_t* s, int64_t n, const void* args) {
     const SoftmaxShape* shape = static_cast<const SoftmaxShape*>(args);
@@ -113,7 +114,7 @@ void softmax_lines(const Tensor& result, const Tensor& self, int64_t dim) {
   const SoftmaxShape shape{in.size(dim), in.stride(dim) * int64_t(sizeof(T)),
                            o.stride(dim) * int64_t(sizeof(T))};
   const TensorIterator iter = make_line_iterator({o}, in, dim);
-  for_each_line_dispatched<SoftmaxBlockKernel<T, kLog>>(iter, shape.length, shape);
+  for_each_line_dispatched<SoftmaxBlockKernel<T, kLog>, kDispatchedTypes<T>>(iter, shape.length, shape);
 }
 
 template <bool kLog>

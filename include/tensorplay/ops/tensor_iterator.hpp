@@ -103,9 +103,15 @@ inline std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
 
 // Defined in ops/copy_kernel.hpp (included at the end of this file): finish() converts through
 // copy_impl, build() converts inputs through copy_to_new (the kernels, never the recorded ops).
-inline void copy_impl(const Tensor& dst, const Tensor& src);
-inline Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format);
-inline Tensor to_dtype(const Tensor& self, DType dtype) {
+// Templates, as build() and finish() are, so that the copy kernels (every dtype pair, every CPU
+// level) are compiled only in a file that runs an op, not in every file that includes the
+// umbrella.
+template <class = void>
+void copy_impl(const Tensor& dst, const Tensor& src);
+template <class = void>
+Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format);
+template <class = void>
+Tensor to_dtype(const Tensor& self, DType dtype) {
   return copy_to_new(self, self.options().dtype(dtype), MemoryFormat::Preserve);
 }
 
@@ -206,6 +212,7 @@ class TensorIteratorConfig {
     return *this;
   }
 
+  template <class = void>
   TensorIterator build() const;
 
  private:
@@ -284,6 +291,7 @@ class TensorIterator {
 
   // Writes every output computed in another dtype back into the caller's tensor, and bumps the
   // version of every output the caller passed in (out= and in-place). Kernels call it last.
+  template <class = void>
   void finish() const;
 
   void for_each_2d(loop2d_t loop, int64_t grain_size) const;
@@ -350,7 +358,8 @@ inline SmallVector<int64_t, 8> strides_from_perm(IntArrayRef shape, IntArrayRef 
 
 }  // namespace detail
 
-inline TensorIterator TensorIteratorConfig::build() const {
+template <class>
+TensorIterator TensorIteratorConfig::build() const {
   TP_CHECK(ntensors_ > 0, "TensorIterator: no operands");
   const int nt = ntensors_;
   auto is_input_too = [&](int o) {
@@ -560,7 +569,8 @@ inline TensorIterator TensorIteratorConfig::build() const {
   return it;
 }
 
-inline void TensorIterator::finish() const {
+template <class>
+void TensorIterator::finish() const {
   for (int o = 0; o < num_outputs_; ++o) {
     if (originals_[o].defined()) {
       detail::copy_impl(originals_[o], tensors_[o]);

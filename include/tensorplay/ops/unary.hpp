@@ -143,7 +143,7 @@ void unary_loop_impl(const TensorIterator& iter, unary_row_t row, const void* op
 
 template <class T, class Op>
 void unary_loop(const TensorIterator& iter, const Op& op) {
-  unary_loop_impl(iter, cpu_dispatch_fn<&unary_row<T, Op>>(), &op);
+  unary_loop_impl(iter, cpu_dispatch_fn<&unary_row<T, Op>, kDispatchedTypes<T>>(), &op);
 }
 
 // Runs `op` over iter in its computation dtype, or fails naming `kernel` if K excludes it.
