@@ -11,6 +11,13 @@
 
 #include <tensorplay/tensorplay.hpp>
 
+#if TENSORPLAY_SEPARATE_COMPILATION && TENSORPLAY_USE_VULKAN
+// The library's translation units are built without the backend, and the allocator table and
+// every device check must be the same in all translation units of a program.
+#error "tensorplay::compiled does not include the Vulkan backend yet: build code that uses \
+tensorplay::vulkan header-only (link tensorplay::vulkan, not tensorplay::compiled)"
+#endif
+
 #if TENSORPLAY_SEPARATE_COMPILATION
 #define TENSORPLAY_INSTANTIATE(group, ...) extern template __VA_ARGS__;
 #include <tensorplay/compiled/instantiations.inc>

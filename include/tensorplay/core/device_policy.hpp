@@ -36,6 +36,15 @@ struct DevicePolicy<DeviceType::CPU> {
 };
 static_assert(AllocationPolicy<DevicePolicy<DeviceType::CPU>>);
 
+}  // namespace tensorplay
+
+// Opt-in backends specialise DevicePolicy here, before anything below can instantiate it.
+#if TENSORPLAY_USE_VULKAN
+#include <tensorplay/backends/vulkan/device_policy.hpp>
+#endif
+
+namespace tensorplay {
+
 // The macro that compiles a device in (for error messages).
 constexpr const char* device_feature_macro(DeviceType t) noexcept {
   switch (t) {

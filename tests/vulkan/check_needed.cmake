@@ -1,0 +1,16 @@
+# Fails when the ELF file EXE has a NEEDED entry matching FORBIDDEN (a regular expression).
+#   cmake -DREADELF=<readelf> -DEXE=<program> -DFORBIDDEN=<regex> -P check_needed.cmake
+execute_process(COMMAND "${READELF}" -d "${EXE}" OUTPUT_VARIABLE dynamic RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "readelf -d ${EXE} failed")
+endif()
+string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*" needed "${dynamic}")
+if(NOT needed)
+  message(FATAL_ERROR "no NEEDED entries found in ${EXE}: is it dynamically linked?")
+endif()
+foreach(entry IN LISTS needed)
+  if(entry MATCHES "${FORBIDDEN}")
+    message(FATAL_ERROR "${EXE} must not need ${FORBIDDEN}, but has: ${entry}")
+  endif()
+endforeach()
+message(STATUS "${EXE}: ${needed}")
