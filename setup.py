@@ -76,6 +76,8 @@ class CMakeBuild(build_ext):
                 "-DTENSORPLAY_BUILD_TESTS=OFF",
                 "-DTENSORPLAY_BUILD_EXAMPLES=OFF",
                 "-DTENSORPLAY_BUILD_BENCHMARKS=OFF",
+                # The module does not use the Vulkan backend yet: no Vulkan headers needed.
+                "-DTENSORPLAY_USE_VULKAN=OFF",
             ]
             if "CMAKE_GENERATOR" not in os.environ and not shutil.which("ninja"):
                 args.append("-GUnix Makefiles")  # the preset's Ninja is not installed

@@ -67,6 +67,12 @@
 #include <tensorplay/autograd/saved_variable.hpp>
 #include <tensorplay/autograd/variable.hpp>
 
+// The opt-in backends (their CMake targets define the macro): DevicePolicy and kernels, so that
+// every translation unit of a program sees the same device table and device kernels.
+#if TENSORPLAY_USE_VULKAN
+#include <tensorplay/backends/vulkan/vulkan.hpp>
+#endif
+
 // Last, after every definition: in separately compiled mode, the declarations that keep this
 // translation unit from instantiating what tensorplay::compiled already has.
 #include <tensorplay/compiled/extern_templates.hpp>

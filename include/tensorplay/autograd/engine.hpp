@@ -48,7 +48,9 @@ inline bool is_expandable_to(IntArrayRef shape, IntArrayRef desired) {
   return true;
 }
 
-// A gradient produced for input `e` of a node must match the shape and dtype recorded there.
+// A gradient produced for input `e` of a node must match the shape, dtype and device recorded
+// there (a gradient through to() comes back in the other dtype or on the other device:
+// ToCopyBackward0 passes it on and it is converted here).
 template <class = void>
 Tensor validate_grad(Tensor g, const Node& producer, std::size_t index, const Edge& e) {
   const InputMetadata& m = e.function->input_metadata(e.input_nr);
@@ -59,7 +61,7 @@ Tensor validate_grad(Tensor g, const Node& producer, std::size_t index, const Ed
              " but expected shape compatible with ", want);
     g = g.sum_to_size(want);
   }
-  if (g.dtype() != m.dtype) g = g.to(m.dtype);
+  if (g.dtype() != m.dtype || g.device() != m.device) g = g.to(m.device, m.dtype);
   return g;
 }
 

@@ -46,6 +46,7 @@ using edge_list = std::vector<Edge>;
 struct InputMetadata {
   SmallVector<int64_t, 6> shape;
   DType dtype = kFloat;
+  Device device{DeviceType::CPU};
 };
 
 // A tensor hook: receives the gradient, returns a replacement or an undefined tensor (keep).
@@ -96,14 +97,15 @@ struct Node : std::enable_shared_from_this<Node> {
   // ---- inputs: one per output of the forward op ----------------------------------------------
   uint32_t add_input_metadata(const Tensor& t) {
     const TensorImpl* impl = t.unsafeGetTensorImpl();
-    return add_input_metadata(impl->sizes(), impl->dtype());
+    return add_input_metadata(impl->sizes(), impl->dtype(), impl->device());
   }
   // Also for inputs that may never receive a gradient (a multi-output op's unused outputs).
-  uint32_t add_input_metadata(IntArrayRef shape, DType dtype) {
+  uint32_t add_input_metadata(IntArrayRef shape, DType dtype, Device device = Device(kCPU)) {
     // The first input's metadata is stored inline: most nodes have one, and it costs no malloc.
     InputMetadata& m = num_inputs_ == 0 ? first_input_ : more_inputs_.emplace_back();
     m.shape.assign(shape.begin(), shape.end());
     m.dtype = dtype;
+    m.device = device;
     return num_inputs_++;
   }
   uint32_t num_inputs() const noexcept { return num_inputs_; }

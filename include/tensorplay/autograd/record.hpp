@@ -148,7 +148,7 @@ const std::shared_ptr<Node>& grad_fn(const TensorImpl* impl) {
   } else {
     node->add_next_edge(Edge());
   }
-  const uint32_t nr = node->add_input_metadata(impl->sizes(), impl->dtype());
+  const uint32_t nr = node->add_input_metadata(impl->sizes(), impl->dtype(), impl->device());
   move_retained_grad(const_cast<TensorImpl*>(impl), vm, node, nr);
   vm.output_nr_ = nr;
   vm.grad_fn_ = std::move(node);

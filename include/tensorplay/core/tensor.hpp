@@ -70,14 +70,17 @@ class Tensor {
   const Storage& storage() const { return impl("storage")->storage(); }
   bool has_storage() const { return defined() && impl_->has_storage(); }
   bool is_alias_of(const Tensor& other) const { return storage().is_alias_of(other.storage()); }
-  void* data_ptr() const { return impl("data_ptr")->data(); }
+  // The address of element 0, for host code: a tensor on a device whose memory the host cannot
+  // address (Vulkan) has none, and asking raises NotImplementedError (as for PyTorch's opaque
+  // Vulkan tensors), so no CPU kernel can run on such a tensor by mistake.
+  void* data_ptr() const { return host_data(impl("data_ptr")); }
   const void* const_data_ptr() const { return data_ptr(); }
   void* mutable_data_ptr() const { return data_ptr(); }
   // Typed access checks the dtype, with libtorch's message.
   template <class T>
   T* data_ptr() const {
     check_dtype<T>();
-    return static_cast<T*>(impl_->data());
+    return static_cast<T*>(host_data(impl_.get()));
   }
   template <class T>
   const T* const_data_ptr() const {
@@ -297,12 +300,20 @@ class Tensor {
   template <class = void>
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false,
             std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  // libtorch's device shorthands: to(kCPU) and to(kVulkan).
+  template <class = void>
+  Tensor cpu() const;
+  template <class = void>
+  Tensor vulkan() const;
   template <class = void>
   const Tensor& fill_(const Scalar& value) const;
   template <class = void>
   const Tensor& fill_(const Tensor& value) const;  // a 0-d value, which receives a gradient
   template <class = void>
   const Tensor& zero_() const;
+  // A template (over an unused int, so that item<float>() still names the typed form) whose
+  // device path, a copy to the host, is compiled only where item() is called.
+  template <int = 0>
   Scalar item() const;
   template <class T>
   T item() const;
@@ -978,6 +989,7 @@ class Tensor {
                                   bool sorted = true) const;
 
   // ---- printing (ops/print.hpp) -------------------------------------------------------------
+  template <class = void>
   std::string toString() const;
 
  private:
@@ -985,6 +997,13 @@ class Tensor {
   TensorImpl* impl(const char* what) const {
     TP_CHECK(impl_.defined(), what, "() called on an undefined Tensor");
     return impl_.get();
+  }
+
+  static void* host_data(TensorImpl* i) {
+    TP_CHECK_NOT_IMPLEMENTED(i->device().is_cpu(), "data_ptr: the memory of a tensor on ",
+                             i->device(), " cannot be addressed by the host; copy it to the CPU "
+                             "with .cpu() first");
+    return i->data();
   }
 
   template <class T>

@@ -260,7 +260,9 @@ Managed* to_dlpack_impl(const Tensor& src) {
   DLTensor& dl = m.dl_tensor;
   // The first element's address with byte_offset 0, as PyTorch exports: consumers that ignore
   // byte_offset (several do) still read the right bytes.
-  dl.data = src.data_ptr();
+  // The raw address (data_ptr() refuses device memory): a device tensor exports its device's
+  // address, which only that device's code may dereference.
+  dl.data = src.unsafeGetTensorImpl()->data();
   dl.device = device;
   dl.ndim = static_cast<int32_t>(ndim);
   dl.dtype = dtype;

@@ -238,8 +238,9 @@ class BinaryPlanT {
   BinaryPlanT(const Tensor& out, const Tensor& a, const Tensor& b, Options opt = {})
       : a_(&a), b_(&b), given_out_(out.defined()) {
     const DType dt = a.dtype();
-    if (b.dtype() == dt && a.is_contiguous() && b.is_contiguous() && a.sizes() == b.sizes() &&
-        !a.unsafeGetTensorImpl()->is_wrapped_number() &&
+    // The fast road is the CPU's; other devices go through the engine, which checks them.
+    if (b.dtype() == dt && a.is_cpu() && b.is_cpu() && a.is_contiguous() && b.is_contiguous() &&
+        a.sizes() == b.sizes() && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
         (!opt.int_to_float || is_floating_point(dt))) {
       // In place only when nothing is converted and b is not a partial view of a.
       const bool inplace = out.defined() && out.is_same(a) && opt.static_dtype.value_or(dt) == dt &&
@@ -255,7 +256,7 @@ class BinaryPlanT {
   BinaryPlanT(const Tensor& out, const Tensor& a, const Scalar& b, Options opt = {})
       : a_(&a), scalar_(b), has_scalar_(true), given_out_(out.defined()) {
     const DType dt = a.dtype();
-    if (row_major_strides(a) && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
+    if (a.is_cpu() && row_major_strides(a) && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
         (!opt.int_to_float || is_floating_point(dt)) && result_type(a, b) == dt &&
         (!out.defined() || (out.is_same(a) && opt.static_dtype.value_or(dt) == dt))) {
       set_fast(out, dt, opt);

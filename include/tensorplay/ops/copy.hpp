@@ -86,6 +86,16 @@ Tensor Tensor::to(Device device, DType dtype, bool non_blocking, bool copy,
 }
 
 template <class>
+Tensor Tensor::cpu() const {
+  return to(TensorOptions().device(kCPU));
+}
+
+template <class>
+Tensor Tensor::vulkan() const {
+  return to(TensorOptions().device(kVulkan));
+}
+
+template <class>
 Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy,
                   std::optional<MemoryFormat> memory_format) const {
   (void)non_blocking;
@@ -99,8 +109,11 @@ Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy,
 namespace detail {
 template <class = void>
 void fill_impl(const Tensor& self, const Scalar& value) {
-  TP_CHECK(self.is_cpu(), "fill_: only the CPU backend is compiled in, got a tensor on ",
-           self.device());
+  if (!self.is_cpu()) {  // the device's kernel (ops/device_dispatch.hpp)
+    call_device_kernel<FillOp>(self.device().type(), self, value);
+    self.unsafeGetTensorImpl()->bump_version();
+    return;
+  }
   // Checked first: a value the dtype cannot hold fails before any element is written.
   dispatch_dtype(self.dtype(), [&]<class T>() { fill_kernel<T>(self, value.to<T>()); });
   self.unsafeGetTensorImpl()->bump_version();
@@ -186,10 +199,14 @@ const Tensor& Tensor::zero_() const {
       autograd::detail::kSaveNothing, autograd::detail::kSaveNothing);
 }
 
-inline Scalar Tensor::item() const {
+template <int>
+Scalar Tensor::item() const {
   TP_CHECK_VALUE(numel() == 1, "a Tensor with ", numel(),
                  " elements cannot be converted to Scalar");
-  TP_CHECK(is_cpu(), "item: only the CPU backend is compiled in, got a tensor on ", device());
+  if (!is_cpu()) {  // read on the host, as PyTorch does (a synchronising copy)
+    const NoGradGuard no_grad;
+    return cpu().item();
+  }
   return dispatch_dtype(dtype(),
                         [&]<class T>() { return Scalar(*static_cast<const T*>(data_ptr())); });
 }

@@ -18,6 +18,7 @@
 #include <tensorplay/core/convert.hpp>
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/ops/cpu_capability.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
@@ -337,8 +338,12 @@ void copy_kernel(const TensorIterator& iter) {
 template <class>
 void copy_impl(const Tensor& dst, const Tensor& src) {
   TP_CHECK(src.defined(), "copy_: the source tensor is undefined");
-  TP_CHECK(dst.is_cpu() && src.is_cpu(), "copy_: copying from ", src.device(), " to ", dst.device(),
-           " is not supported: only the CPU backend is compiled in");
+  // The one cross-device entry (the spec's): a copy that involves another device is that
+  // device's kernel, which picks its path from both devices (upload, download, on-device).
+  if (!dst.is_cpu() || !src.is_cpu()) {
+    return call_device_kernel<CopyOp>(dst.is_cpu() ? src.device().type() : dst.device().type(),
+                                      dst, src);
+  }
   // a.copy_(a), or another view of exactly the same elements: nothing to move (PyTorch returns
   // early for both).
   if (dst.is_same(src) ||
@@ -375,7 +380,7 @@ template <class>
 Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format) {
   Tensor out = empty_like(self, options, format);
   if (out.dtype() == self.dtype() && out.strides() == self.strides() &&
-      self.is_non_overlapping_and_dense() && self.is_cpu()) {
+      self.is_non_overlapping_and_dense() && self.is_cpu() && out.is_cpu()) {
     // Dense with equal strides: both are the same run of numel elements from data_ptr.
     if (self.numel() > 0) copy_bytes(out.data_ptr(), self.data_ptr(), self.nbytes());
   } else {

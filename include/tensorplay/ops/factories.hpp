@@ -34,6 +34,7 @@
 
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/core/scalar.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 
 namespace tensorplay {
@@ -57,9 +58,14 @@ void fill_dense(const Tensor& t, T value) {
   for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] = value;
 }
 
+// On another device: that device's fill kernel (ops/device_dispatch.hpp).
 template <class = void>
 const Tensor& fill_dense(const Tensor& t, const Scalar& value, const char* op) {
-  check_cpu_factory(t, op);
+  if (!t.is_cpu()) {
+    call_device_kernel<FillOp>(t.device().type(), t, value);
+    return t;
+  }
+  (void)op;
   dispatch_dtype(t.dtype(), [&]<class T>() { fill_dense<T>(t, value.to<T>()); });
   return t;
 }
@@ -67,7 +73,7 @@ const Tensor& fill_dense(const Tensor& t, const Scalar& value, const char* op) {
 // All-zero bits are zero (or false) in every dtype we have, so zeroing is one memset.
 template <class = void>
 const Tensor& zero_dense(const Tensor& t, const char* op) {
-  check_cpu_factory(t, op);
+  if (!t.is_cpu()) return fill_dense(t, Scalar(0), op);
   if (t.numel() > 0) std::memset(t.data_ptr(), 0, t.nbytes());
   return t;
 }

@@ -449,8 +449,10 @@ inline std::string add_suffixes(std::string s, const std::vector<std::string>& s
 }  // namespace detail::printer
 
 // repr(t) as PyTorch 1.13 prints it (see the top of this file). An undefined tensor prints as
-// libtorch prints one.
-inline std::string to_string(const Tensor& t) {
+// libtorch prints one. Templates (as operator<< and toString), so that the formatting of every
+// dtype is compiled only in a file that prints.
+template <class = void>
+std::string to_string(const Tensor& t) {
   if (!t.defined()) return "[ Tensor (undefined) ]";
   const PrintOptions o = get_printoptions();
   const std::string prefix = "tensor(";
@@ -475,9 +477,8 @@ inline std::string to_string(const Tensor& t) {
     if (t.dtype() != default_dtype && t.dtype() != kLong && t.dtype() != kBool) {
       suffixes.push_back("dtype=tensorplay." + std::string(dtype_name(t.dtype())));
     }
-    TP_CHECK_NOT_IMPLEMENTED(t.is_cpu(), "printing the elements of a tensor on ", t.device(),
-                             " is not supported yet: copy it to the CPU first (t.to(kCPU))");
-    body = detail::printer::tensor_str(t, indent, o);
+    // A device tensor's values are read on the host, as PyTorch prints them.
+    body = detail::printer::tensor_str(t.is_cpu() ? t : t.detach().cpu(), indent, o);
   }
 
   // Autograd's suffix, after dtype, as in PyTorch's _str_intern: "grad_fn=<Name>" for results of
@@ -495,8 +496,14 @@ inline std::string to_string(const Tensor& t) {
                                        o.linewidth);
 }
 
-inline std::string Tensor::toString() const { return tensorplay::to_string(*this); }
+template <class>
+std::string Tensor::toString() const {
+  return tensorplay::to_string(*this);
+}
 
-inline std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << to_string(t); }
+template <class = void>
+std::ostream& operator<<(std::ostream& os, const Tensor& t) {
+  return os << to_string(t);
+}
 
 }  // namespace tensorplay

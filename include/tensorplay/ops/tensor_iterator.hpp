@@ -29,6 +29,7 @@
 #include <tensorplay/core/function_ref.hpp>
 #include <tensorplay/core/small_vector.hpp>
 #include <tensorplay/core/tensor.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/result_type.hpp>
@@ -383,6 +384,21 @@ TensorIterator TensorIteratorConfig::build() const {
       first_defined = &tensors_[k];
       break;
     }
+  }
+  // The engine runs CPU kernels: inputs all on another device (an op whose front end reached
+  // here) mean the op has no kernel on that device (ops/device_dispatch.hpp). Mixed devices get
+  // PyTorch's message below.
+  if (!first_input.is_cpu()) {
+    bool one_device = true;
+    for (int i = num_outputs_; i < nt; ++i) {
+      const Tensor& t = tensors_[i];  // a CPU 0-d operand (a wrapped scalar) goes anywhere
+      one_device = one_device && (!t.defined() || t.device() == first_input.device() ||
+                                  (t.is_cpu() && t.dim() == 0));
+    }
+    TP_CHECK_NOT_IMPLEMENTED(!one_device, "Could not run this operation with arguments from the '",
+                             backend_name(first_input.device().type()),
+                             "' backend: TensorPlay's ", backend_name(first_input.device().type()),
+                             " backend has no kernel for it; move the tensors with .cpu() first");
   }
   for (int k = 0; k < nt; ++k) {
     const Tensor& t = tensors_[k];

@@ -247,7 +247,7 @@ struct CloneBackward0T final : Node {  // clone, contiguous (when it copies)
 using CloneBackward0 = CloneBackward0T<>;
 
 template <class = void>
-struct ToCopyBackward0T final : Node {  // to(dtype): the engine converts the gradient back
+struct ToCopyBackward0T final : Node {  // to(): the engine converts the gradient back
   TENSORPLAY_NODE_NAME_(ToCopyBackward0)
   variable_list apply(variable_list&& grads) override { return {grads[0]}; }
 };

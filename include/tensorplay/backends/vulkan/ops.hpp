@@ -1,0 +1,170 @@
+// The Vulkan kernels behind the device dispatch point (ops/device_dispatch.hpp):
+//
+//   copy_  the cross-device entry (copy_, to, clone, contiguous, cpu(), vulkan(), and the
+//          materialisation of views): host -> device uploads, device -> host downloads, and
+//          on-device copies (a buffer copy, or the gather shader for a strided source);
+//   fill_  the fill shader for 32-bit dtypes.
+//
+// Every dtype round-trips: what has no shader yet (dtype conversion on the device, 8- and 16-bit
+// strided sources, fill of other widths, a strided destination) takes the host road: the
+// values are computed by the CPU kernels on a host copy and uploaded, so results are always the
+// CPU's. Argument checks (shapes, broadcasting, dtype ranges) are the CPU kernels' own: a device
+// path runs only where they cannot fail, everything else goes through them.
+//
+// The umbrella includes this header when TENSORPLAY_USE_VULKAN is on, so every translation unit
+// of a program sees the same kernels.
+#pragma once
+
+#include <tensorplay/backends/vulkan/allocator.hpp>
+#include <tensorplay/backends/vulkan/copy.hpp>
+#include <tensorplay/backends/vulkan/fill.hpp>
+#include <tensorplay/backends/vulkan/gather.hpp>
+#include <tensorplay/ops/copy.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
+#include <tensorplay/ops/factories.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace tensorplay {
+namespace vulkan::detail {
+
+// The buffer range of t's elements: its storage's range from element storage_offset on.
+inline BufferRange element_range(const Tensor& t) {
+  BufferRange r = buffer_of(*t.storage().unsafeGetStorageImpl());
+  const auto skip = static_cast<VkDeviceSize>(t.storage_offset()) * t.itemsize();
+  TP_CHECK(skip <= r.size, "vulkan: storage offset ", t.storage_offset(),
+           " is past the end of the tensor's storage");
+  r.offset += skip;
+  r.size -= skip;
+  return r;
+}
+
+// A CPU tensor over a host copy of all of t's storage bytes, with t's dtype and geometry.
+inline Tensor host_view_of_storage(const Tensor& t) {
+  const StorageImpl& s = *t.storage().unsafeGetStorageImpl();
+  Tensor bytes = empty({static_cast<int64_t>(s.nbytes())}, TensorOptions().dtype(kByte));
+  if (s.nbytes() > 0) copy_device_to_host(buffer_of(s), bytes.data_ptr(), s.nbytes());
+  auto impl = make_intrusive<TensorImpl>(bytes.storage(), t.dtype());
+  impl->set_sizes_and_strides(t.sizes(), t.strides());
+  impl->set_storage_offset(t.storage_offset());
+  return Tensor(std::move(impl));
+}
+
+// Writes a host tensor made by host_view_of_storage back into t's storage.
+inline void upload_storage(const Tensor& host_view, const Tensor& t) {
+  const StorageImpl& s = *t.storage().unsafeGetStorageImpl();
+  if (s.nbytes() > 0) copy_host_to_device(host_view.storage().data(), buffer_of(s), s.nbytes());
+}
+
+// Whether the gather shader (32-bit words) can read t: 4- or 8-byte elements (an 8-byte element
+// is two words, an extra innermost dimension) and few enough dimensions.
+inline bool gatherable(const Tensor& t) {
+  const int64_t words = t.itemsize() / 4;
+  return (t.itemsize() == 4 || t.itemsize() == 8) &&
+         t.dim() + (words > 1 ? 1 : 0) <= kMaxGatherDims;
+}
+
+// dst (Vulkan, contiguous, dst's shape and dtype) = the elements of src (Vulkan, same dtype and
+// shape, any strides), by the gather shader.
+inline void gather_into(const Tensor& dst, const Tensor& src) {
+  const int64_t words = src.itemsize() / 4;
+  std::vector<int64_t> sizes(src.sizes().begin(), src.sizes().end());
+  std::vector<int64_t> strides(src.strides().begin(), src.strides().end());
+  for (auto& s : strides) s *= words;
+  if (words > 1) {
+    sizes.push_back(words);
+    strides.push_back(1);
+  }
+  const BufferRange from = buffer_of(*src.storage().unsafeGetStorageImpl());
+  const BufferRange to = buffer_of(*dst.storage().unsafeGetStorageImpl());
+  contiguous_gather(from, sizes, strides, src.storage_offset() * words, to,
+                    static_cast<std::size_t>(dst.storage_offset() * words));
+}
+
+// src's values in a CPU tensor of src's shape and dtype.
+inline Tensor to_host(const Tensor& src) {
+  if (!src.is_contiguous()) {
+    if (!gatherable(src)) return host_view_of_storage(src);
+    Tensor packed = empty(src.sizes(), src.options());  // on the device, contiguous
+    gather_into(packed, src);
+    return to_host(packed);
+  }
+  Tensor host = empty(src.sizes(), TensorOptions().dtype(src.dtype()));
+  if (src.numel() > 0) copy_device_to_host(element_range(src), host.data_ptr(), host.nbytes());
+  return host;
+}
+
+// dst (Vulkan) = src (CPU), with the CPU copy's conversion, broadcasting and checks.
+inline void upload_into(const Tensor& dst, const Tensor& src) {
+  if (!dst.is_contiguous()) {
+    Tensor host = host_view_of_storage(dst);
+    ::tensorplay::detail::copy_impl(host, src);
+    upload_storage(host, dst);
+    return;
+  }
+  Tensor host = src;
+  if (src.dtype() != dst.dtype() || src.sizes() != dst.sizes() || !src.is_contiguous()) {
+    host = empty(dst.sizes(), TensorOptions().dtype(dst.dtype()));
+    ::tensorplay::detail::copy_impl(host, src);
+  }
+  if (dst.numel() > 0) copy_host_to_device(host.data_ptr(), element_range(dst), dst.nbytes());
+}
+
+}  // namespace vulkan::detail
+
+template <>
+struct DeviceKernel<CopyOp, DeviceType::Vulkan> {
+  static void run(const Tensor& dst, const Tensor& src) {
+    using namespace vulkan::detail;
+    if (dst.is_cpu()) {
+      ::tensorplay::detail::copy_impl(dst, to_host(src));
+      return;
+    }
+    if (src.is_cpu()) {
+      upload_into(dst, src);
+      return;
+    }
+    TP_CHECK(src.is_vulkan() && dst.is_vulkan(), "copy_: copying from ", src.device(), " to ",
+             dst.device(), " is not supported");
+    // On the device when nothing converts, broadcasts or overlaps (views of a Vulkan tensor are
+    // copies, so two tensors share a storage only inside as_strided's materialisation).
+    const bool same_storage = dst.storage().is_alias_of(src.storage());
+    if (src.dtype() == dst.dtype() && src.sizes() == dst.sizes() && dst.is_contiguous() &&
+        !same_storage) {
+      if (src.numel() == 0) return;
+      if (src.is_contiguous()) {
+        copy_device_to_device(element_range(src), element_range(dst), dst.nbytes());
+        return;
+      }
+      if (gatherable(src)) {
+        gather_into(dst, src);
+        return;
+      }
+    }
+    upload_into(dst, to_host(src));
+  }
+};
+
+template <>
+struct DeviceKernel<FillOp, DeviceType::Vulkan> {
+  static void run(const Tensor& self, const Scalar& value) {
+    using namespace vulkan::detail;
+    if (self.is_contiguous() && (self.dtype() == kFloat || self.dtype() == kInt)) {
+      // value.to<T>() checks that the dtype holds the value, as the CPU fill does.
+      const std::uint32_t bits = self.dtype() == kFloat
+                                     ? std::bit_cast<std::uint32_t>(value.to<float>())
+                                     : std::bit_cast<std::uint32_t>(value.to<int32_t>());
+      vulkan::fill_bits_(vulkan::buffer_of(*self.storage().unsafeGetStorageImpl()), bits,
+                         static_cast<std::size_t>(self.numel()),
+                         static_cast<std::size_t>(self.storage_offset()));
+      return;
+    }
+    Tensor host = empty(self.sizes(), TensorOptions().dtype(self.dtype()));
+    ::tensorplay::detail::fill_impl(host, value);
+    upload_into(self, host);
+  }
+};
+
+}  // namespace tensorplay
