@@ -1000,10 +1000,14 @@ class Tensor {
   }
 
   static void* host_data(TensorImpl* i) {
-    TP_CHECK_NOT_IMPLEMENTED(i->device().is_cpu(), "data_ptr: the memory of a tensor on ",
-                             i->device(), " cannot be addressed by the host; copy it to the CPU "
-                             "with .cpu() first");
+    if (!i->device().is_cpu()) [[unlikely]] throw_not_host_addressable(i->device());
     return i->data();
+  }
+  // Out of line and cold, so that data_ptr() stays a compare and a load where it is inlined.
+  [[noreturn, gnu::noinline, gnu::cold]] static void throw_not_host_addressable(Device d) {
+    detail::throw_error<NotImplementedError>("data_ptr: the memory of a tensor on ", d,
+                                             " cannot be addressed by the host; copy it to the "
+                                             "CPU with .cpu() first");
   }
 
   template <class T>

@@ -239,7 +239,7 @@ class BinaryPlanT {
       : a_(&a), b_(&b), given_out_(out.defined()) {
     const DType dt = a.dtype();
     // The fast road is the CPU's; other devices go through the engine, which checks them.
-    if (b.dtype() == dt && a.is_cpu() && b.is_cpu() && a.is_contiguous() && b.is_contiguous() &&
+    if (b.dtype() == dt && on_cpu(a) && on_cpu(b) && a.is_contiguous() && b.is_contiguous() &&
         a.sizes() == b.sizes() && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
         (!opt.int_to_float || is_floating_point(dt))) {
       // In place only when nothing is converted and b is not a partial view of a.
@@ -256,7 +256,7 @@ class BinaryPlanT {
   BinaryPlanT(const Tensor& out, const Tensor& a, const Scalar& b, Options opt = {})
       : a_(&a), scalar_(b), has_scalar_(true), given_out_(out.defined()) {
     const DType dt = a.dtype();
-    if (a.is_cpu() && row_major_strides(a) && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
+    if (on_cpu(a) && row_major_strides(a) && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
         (!opt.int_to_float || is_floating_point(dt)) && result_type(a, b) == dt &&
         (!out.defined() || (out.is_same(a) && opt.static_dtype.value_or(dt) == dt))) {
       set_fast(out, dt, opt);
@@ -311,6 +311,9 @@ class BinaryPlanT {
   // when t's strides are exactly the contiguous ones; a t that is contiguous with other strides
   // on size-1 dims, or empty, gets the iterator's layout (an empty [2, 0, 3] with strides
   // [1, 2, 2] gives [1, 2, 0]), so only the former may take the fast road.
+  // Defined operands only (the checks above ran): no undefined-tensor check on the hot path.
+  static bool on_cpu(const Tensor& t) noexcept { return t.unsafeGetTensorImpl()->device().is_cpu(); }
+
   static bool row_major_strides(const Tensor& t) {
     if (t.numel() == 0 || !t.is_contiguous()) return false;
     int64_t expected = 1;
