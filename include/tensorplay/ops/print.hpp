@@ -41,6 +41,7 @@
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/core/tensor_options.hpp>
+#include <tensorplay/ops/as_strided.hpp>  // detach(), and cpu() (through copy.hpp): device tensors
 #include <tensorplay/ops/dispatch.hpp>
 
 namespace tensorplay {
