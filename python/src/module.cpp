@@ -104,6 +104,9 @@ PYBIND11_MODULE(_C, m) {
   register_linalg(t);
   register_views(t);
   register_factories(t);
+  // torch.is_vulkan_available(): false unless the module was built with the Vulkan backend and
+  // the machine has a Vulkan device.
+  m.def("is_vulkan_available", [] { return is_vulkan_available(); });
   m.def("_identity_cache_size", &identity_cache_size);
   // Bytes in live CPU blocks: the leak tests check it returns to its baseline.
   m.def("_cpu_allocated_bytes", [] {

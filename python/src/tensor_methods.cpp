@@ -114,6 +114,10 @@ void register_tensor_methods(const Target& t) {
   Registry::method(type, m, "cpu", overload("self", [](const Tensor& self) {
                      return self.to(Device(kCPU), self.dtype());
                    }));
+  // Without the Vulkan backend compiled into the module: NotImplementedError, saying so.
+  Registry::method(type, m, "vulkan", overload("self", [](const Tensor& self) {
+                     return self.to(Device(kVulkan), self.dtype());
+                   }));
   Registry::method(type, m, "type",
                    overload("self, dtype", [](const Tensor& self, DType d) { return self.to(d); }));
 #define TP_CAST_METHOD_(name, dt)                     \

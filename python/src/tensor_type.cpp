@@ -127,6 +127,8 @@ PyGetSetDef tensor_getset[] = {
     {"data", &getter<[](const Tensor& t) { return t.detach(); }>, &set_data, nullptr, nullptr},
     {"is_cuda", &getter<[](const Tensor& t) { return t.is_cuda(); }>, nullptr, nullptr, nullptr},
     {"is_cpu", &getter<[](const Tensor& t) { return t.is_cpu(); }>, nullptr, nullptr, nullptr},
+    {"is_vulkan", &getter<[](const Tensor& t) { return t.is_vulkan(); }>, nullptr, nullptr,
+     nullptr},
     {"is_sparse", &getter<[](const Tensor&) { return false; }>, nullptr, nullptr, nullptr},
     {"is_quantized", &getter<[](const Tensor&) { return false; }>, nullptr, nullptr, nullptr},
     {"_base", &getter<[](const Tensor& t) { return t._base(); }>, nullptr, nullptr,

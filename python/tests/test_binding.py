@@ -331,6 +331,20 @@ class Protocols(unittest.TestCase):
         self.assertEqual(f"{tp.tensor(2.5):.2f}", "2.50")
         self.assertEqual(f"{a}", repr(a))
 
+    def test_vulkan_device_surface(self):
+        # torch's names. This module is built without the Vulkan backend (tensorplay::compiled
+        # and the Vulkan backend do not mix), so Vulkan tensors cannot be made, and say why (a
+        # RuntimeError, as torch's "not linked with support for vulkan devices").
+        a = tp.ones(2)
+        self.assertFalse(a.is_vulkan)
+        self.assertIsInstance(tp.is_vulkan_available(), bool)
+        if tp.is_vulkan_available():
+            self.skipTest("this module has the Vulkan backend")
+        moves = (lambda: a.vulkan(), lambda: a.to("vulkan"), lambda: tp.ones(2, device="vulkan"))
+        for move in moves:
+            with self.assertRaisesRegex(RuntimeError, "compiled without VULKAN support"):
+                move()
+
     def test_attributes(self):
         a = tp.ones(2, 3, dtype=tp.float64)
         self.assertEqual(a.shape, (2, 3))

@@ -283,14 +283,17 @@ TEST_CASE("build() errors carry PyTorch's messages", "[ops][tensor_iterator]") {
                     .build());
   std::vector<float> host(3);
   Tensor fake_cuda = from_blob(host.data(), {3}, TensorOptions().device(Device(kCUDA, 0)));
-  // Inputs on one other device: the engine runs CPU kernels only, so the op has no kernel
-  // there (as PyTorch dispatches on the inputs' device); mixed inputs: PyTorch's message.
+  // Operands on a device whose backend is not compiled in: no kernel and no outputs there.
+  // Mixed devices (a CPU out= too): PyTorch's message.
   CHECK_THROWS_MATCHES(
-      TensorIteratorConfig().add_output(empty({3})).add_input(fake_cuda).build(),
+      TensorIteratorConfig().add_output(Tensor()).add_input(fake_cuda).build(),
       NotImplementedError,
-      Catch::Message("Could not run this operation with arguments from the 'CUDA' backend: "
-                     "TensorPlay's CUDA backend has no kernel for it; move the tensors with "
-                     ".cpu() first"));
+      Catch::Message("Could not run this operation with arguments from the 'CUDA' backend. "
+                     "TensorPlay was compiled without it: define TENSORPLAY_USE_CUDA (link the "
+                     "matching tensorplay:: target)"));
+  CHECK_THROWS_WITH(TensorIteratorConfig().add_output(empty({3})).add_input(fake_cuda).build(),
+                    "Expected all tensors to be on the same device, but found at least two "
+                    "devices, cpu and cuda:0!");
   CHECK_THROWS_WITH(TensorIteratorConfig()
                         .add_output(empty({3}))
                         .add_input(fake_cuda)

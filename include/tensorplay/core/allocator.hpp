@@ -8,6 +8,8 @@
 #include <concepts>
 #include <cstddef>
 
+#include <cstring>
+
 #include <tensorplay/core/data_ptr.hpp>
 #include <tensorplay/core/device.hpp>
 
@@ -23,6 +25,11 @@ class Allocator {
   virtual DataPtr allocate(std::size_t nbytes, const Device& device) const {
     (void)device;
     return allocate(nbytes);
+  }
+  // Copies the first nbytes of src to dst, two blocks of this allocator's (c10's copy_data;
+  // what a storage that grows keeps). A device allocator copies on its device.
+  virtual void copy_data(const DataPtr& dst, const DataPtr& src, std::size_t nbytes) const {
+    if (nbytes > 0) std::memcpy(dst.get(), src.get(), nbytes);
   }
   // The deleter of the blocks this allocator returns, if it is one plain function whose
   // context is the data pointer (lets raw_allocate/raw_deallocate round-trip); else null.

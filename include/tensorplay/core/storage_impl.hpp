@@ -59,11 +59,9 @@ class StorageImpl final : public intrusive_ptr_target, public detail::PooledObje
   // they see the new block.
   void resize_bytes(std::size_t new_nbytes) {
     TP_CHECK(resizable_, "Trying to resize storage that is not resizable");
-    TP_CHECK(device_type() == DeviceType::CPU,
-             "resize_bytes: only CPU storage can be resized, got a storage on ", device());
-    DataPtr fresh = allocator_->allocate(new_nbytes);
+    DataPtr fresh = allocator_->allocate(new_nbytes, device());
     const std::size_t keep = std::min(nbytes_, new_nbytes);
-    if (keep > 0) std::memcpy(fresh.get(), data_ptr_.get(), keep);
+    if (keep > 0) allocator_->copy_data(fresh, data_ptr_, keep);
     data_ptr_ = std::move(fresh);
     nbytes_ = new_nbytes;
   }

@@ -273,6 +273,14 @@ class BinaryPlanT {
   // The dtype the kernel computes in (result_type of the inputs, or float32 for int_to_float).
   DType common_dtype() const noexcept { return common_; }
 
+  // Off the CPU, runs the device's kernel for `code` (ops/device_dispatch.hpp) and returns true;
+  // on the CPU returns false and the caller runs its CPU loop.
+  bool run_on_device(PointwiseCode code, double s0 = 0) {
+    if (fast_ || iter_->is_cpu()) return false;
+    pointwise_on_device(*iter_, code, s0);
+    return true;
+  }
+
   // Runs op(opmath_t<In> x, opmath_t<In> y) -> Out over every element and finishes the call
   // (converted outputs written back, versions bumped).
   template <class Out, class In, class Op>
@@ -379,6 +387,7 @@ void sub_check(DType self, DType other) {
 template <class = void>
 void add_kernel(BinaryPlan& p, const Scalar& alpha) {
   alpha_check(p.common_dtype(), alpha);
+  if (p.run_on_device(PointwiseCode::Add, alpha.to<double>())) return;
   dispatch_dtype(p.common_dtype(), [&]<class T>() {
     using M = opmath_t<T>;
     // alpha in the storage type first, as ATen's kernel takes it (alpha.to<scalar_t>()).
@@ -398,6 +407,7 @@ void add_kernel(BinaryPlan& p, const Scalar& alpha) {
 template <class = void>
 void sub_kernel(BinaryPlan& p, const Scalar& alpha) {
   alpha_check(p.common_dtype(), alpha);
+  if (p.run_on_device(PointwiseCode::Sub, alpha.to<double>())) return;
   dispatch_set<kSetIntegral | kSetFloating>(p.common_dtype(), "sub_cpu", [&]<class T>() {
     using M = opmath_t<T>;
     const M w = static_cast<M>(alpha.to<T>());
@@ -411,6 +421,7 @@ void sub_kernel(BinaryPlan& p, const Scalar& alpha) {
 
 template <class = void>
 void mul_kernel(BinaryPlan& p) {
+  if (p.run_on_device(PointwiseCode::Mul)) return;
   dispatch_dtype(p.common_dtype(), [&]<class T>() {
     using M = opmath_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
@@ -436,6 +447,7 @@ DivMode parse_rounding_mode(std::optional<std::string_view> mode) {
 
 template <class = void>
 void div_kernel(BinaryPlan& p, DivMode mode) {
+  if (p.run_on_device(mode == DivMode::True ? PointwiseCode::Div : PointwiseCode::None)) return;
   const DType dt = p.common_dtype();
   const char* name = mode == DivMode::True    ? "div_cpu"
                      : mode == DivMode::Trunc ? "div_trunc_cpu"
@@ -475,6 +487,7 @@ void fmod_kernel(BinaryPlan& p) {
 
 template <class = void>
 void pow_kernel(BinaryPlan& p) {
+  if (p.run_on_device(PointwiseCode::Pow)) return;
   dispatch_set<kSetIntegral | kSetFloating>(p.common_dtype(), "pow", [&]<class T>() {
     using M = opmath_t<T>;
     if constexpr (is_int_v<T>) {
@@ -496,6 +509,7 @@ void atan2_kernel(BinaryPlan& p) {
 // maximum/minimum: NaN in either operand gives NaN; bool is logical or/and.
 template <bool IsMax>
 inline void max_min_kernel(BinaryPlan& p) {
+  if (p.run_on_device(IsMax ? PointwiseCode::Maximum : PointwiseCode::Minimum)) return;
   dispatch_dtype(p.common_dtype(), [&]<class T>() {
     using M = opmath_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
@@ -601,6 +615,12 @@ template <class = void>
 Tensor pow_scalar_impl(const Tensor& out, const Tensor& base, const Scalar& exp) {
   TP_CHECK(!(is_integral(base.dtype(), true) && exp.isIntegral(true) && exp.toLong() < 0),
            "Integers to negative integer powers are not allowed.");
+  if (!base.is_cpu()) {  // the device's binary pow, with the exponent as a wrapped number
+    BinaryPlan p(out, base, exp);
+    pow_kernel(p);
+    Tensor result = p.take_result();
+    return result.defined() ? result : out;
+  }
   const DType common = result_type(base, exp);
   TensorIterator iter = unary_iter(out, base.to(common));
   const bool zero = is_number(exp, 0.0), one = is_number(exp, 1.0);
@@ -691,6 +711,7 @@ Tensor clamp_scalar_impl(const Tensor& out, const Tensor& self, const std::optio
     using L = std::numeric_limits<M>;
     const M lo = min ? static_cast<M>(min->to<T>()) : is_int_v<T> ? L::lowest() : -L::infinity();
     const M hi = max ? static_cast<M>(max->to<T>()) : is_int_v<T> ? L::max() : L::infinity();
+    if (!iter.is_cpu()) return pointwise_on_device(iter, PointwiseCode::Clamp, lo, hi);
     // std::max(x, lo) then std::min(., hi): a NaN x stays NaN, lo > hi gives hi, and a NaN
     // bound gives NaN everywhere (PyTorch fills the result with NaN).
     run_unary<T, T>(iter, [lo, hi](M x) {

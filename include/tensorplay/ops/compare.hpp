@@ -36,6 +36,7 @@ BinaryPlan::Options bool_result() {
 
 template <class Cmp>
 inline void compare_kernel(BinaryPlan& p, Cmp cmp) {
+  if (p.run_on_device(pointwise_code_of<Cmp>())) return;
   dispatch_dtype(p.common_dtype(), [&]<class T>() {
     using M = opmath_t<T>;
     p.run<bool, T>([cmp](M x, M y) -> bool { return cmp(x, y); });
@@ -43,36 +44,42 @@ inline void compare_kernel(BinaryPlan& p, Cmp cmp) {
 }
 
 struct CmpEq {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Eq;
   template <class M>
   bool operator()(M x, M y) const {
     return x == y;
   }
 };
 struct CmpNe {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Ne;
   template <class M>
   bool operator()(M x, M y) const {
     return x != y;
   }
 };
 struct CmpLt {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Lt;
   template <class M>
   bool operator()(M x, M y) const {
     return x < y;
   }
 };
 struct CmpLe {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Le;
   template <class M>
   bool operator()(M x, M y) const {
     return x <= y;
   }
 };
 struct CmpGt {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Gt;
   template <class M>
   bool operator()(M x, M y) const {
     return x > y;
   }
 };
 struct CmpGe {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Ge;
   template <class M>
   bool operator()(M x, M y) const {
     return x >= y;
@@ -213,6 +220,10 @@ Tensor where_impl(const Tensor& out, const Tensor& condition, const Tensor& self
                             .check_all_same_dtype(false)
                             .declare_static_dtype(rt)
                             .build();
+  if (!iter.is_cpu()) {
+    pointwise_on_device(iter, PointwiseCode::Where);
+    return iter.output();
+  }
   dispatch_dtype(rt, [&]<class T>() {
     using M = opmath_t<T>;
     run_ternary<T, bool, T>(iter, [](bool c, M x, M y) { return c ? x : y; });
@@ -234,6 +245,21 @@ void masked_fill_impl(const Tensor& self, const Tensor& mask, const Scalar& valu
                             .add_output(self)
                             .add_input(mask)
                             .build();
+  if (!iter.is_cpu()) {  // the device's where(mask, value, self), written into self
+    dispatch_dtype(self.dtype(), [&]<class T>() { (void)value.to<T>(); });  // the same check
+    const Tensor v = wrapped_scalar_tensor(value).to(self.dtype());
+    const TensorIterator where = TensorIteratorConfig()
+                                     .set_check_mem_overlap(false)
+                                     .check_all_same_dtype(false)
+                                     .resize_outputs(false)
+                                     .add_output(self)
+                                     .add_input(mask)
+                                     .add_input(v)
+                                     .add_input(self)
+                                     .build();
+    pointwise_on_device(where, PointwiseCode::Where);
+    return;
+  }
   dispatch_dtype(self.dtype(), [&]<class T>() {
     const T v = value.to<T>();  // checked: uint8 masked_fill_(mask, 300) fails
     iter.for_each([v](char** data, const int64_t* strides, int64_t n) {

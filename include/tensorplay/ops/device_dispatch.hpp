@@ -19,6 +19,7 @@
 #include <tensorplay/core/device_policy.hpp>
 #include <tensorplay/core/error.hpp>
 
+#include <cstdint>
 #include <string_view>
 
 namespace tensorplay {
@@ -31,6 +32,16 @@ constexpr std::string_view backend_name(DeviceType t) noexcept {
     case DeviceType::Vulkan: return "Vulkan";
   }
   return "Undefined";
+}
+
+// Whether device type t's backend is compiled in (is_compiled_in, at run time).
+constexpr bool backend_compiled_in(DeviceType t) noexcept {
+  switch (t) {
+    case DeviceType::CPU: return true;
+    case DeviceType::CUDA: return is_compiled_in<DeviceType::CUDA>;
+    case DeviceType::Vulkan: return is_compiled_in<DeviceType::Vulkan>;
+  }
+  return false;
 }
 
 namespace detail {
@@ -49,7 +60,28 @@ namespace detail {
                                    "it: define ", device_feature_macro(t),
                                    " (link the matching tensorplay:: target)");
 }
+
+// A CPU loop asked to run over tensors of another device: the op has no kernel there, or the
+// device's backend is not compiled in at all.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_no_device_loop(Device d) {
+  if (!backend_compiled_in(d.type())) {
+    throw_error<NotImplementedError>(
+        "Could not run this operation with arguments from the '", backend_name(d.type()),
+        "' backend. TensorPlay was compiled without it: define ", device_feature_macro(d.type()),
+        " (link the matching tensorplay:: target)");
+  }
+  throw_error<NotImplementedError>(
+      "Could not run this operation with arguments from the '", backend_name(d.type()),
+      "' backend: TensorPlay's ", backend_name(d.type()),
+      " backend has no kernel for it yet; move the tensors with .cpu() first");
+}
 }  // namespace detail
+
+#if !TENSORPLAY_USE_VULKAN
+// libtorch's at::is_vulkan_available(): whether Vulkan tensors can be made. Without the Vulkan
+// backend compiled in, never (backends/vulkan/context.hpp defines it otherwise).
+inline bool is_vulkan_available() noexcept { return false; }
+#endif
 
 // Calls f.template operator()<D>() for the run-time device type t; a device that is not compiled
 // in gets PyTorch's "Could not run" error for `op`.
@@ -77,20 +109,24 @@ struct DeviceKernel {};
 
 namespace detail {
 template <class Op, DeviceType D, class... A>
-void run_device_kernel(const A&... a) {
+void run_device_kernel(std::string_view name, const A&... a) {
   if constexpr (requires { DeviceKernel<Op, D>::run(a...); }) {
     DeviceKernel<Op, D>::run(a...);
   } else {
-    throw_no_device_kernel(Op::name, D, /*compiled_in=*/true);
+    throw_no_device_kernel(name, D, /*compiled_in=*/true);
   }
 }
 }  // namespace detail
 
-// Runs Op's kernel for device t with the arguments, or raises the "Could not run" error.
+// Runs Op's kernel for device t with the arguments, or raises the "Could not run" error naming
+// `name` (an op tag shared by several ops: reductions, products) or Op::name.
+template <class Op, class... A>
+void call_device_kernel_as(DeviceType t, std::string_view name, const A&... a) {
+  dispatch_device(t, name, [&]<DeviceType D>() { detail::run_device_kernel<Op, D>(name, a...); });
+}
 template <class Op, class... A>
 void call_device_kernel(DeviceType t, const A&... a) {
-  dispatch_device(t, Op::name,
-                  [&]<DeviceType D>() { detail::run_device_kernel<Op, D>(a...); });
+  call_device_kernel_as<Op>(t, Op::name, a...);
 }
 
 // ---- op tags: the ops whose kernel step goes through DeviceKernel -----------------------------
@@ -100,5 +136,67 @@ struct CopyOp {  // run(const Tensor& dst, const Tensor& src): one side is on th
 struct FillOp {  // run(const Tensor& self, const Scalar& value)
   static constexpr std::string_view name = "aten::fill_.Scalar";
 };
+
+// Reductions over a set of dimensions: run(const Tensor& result, const Tensor& self,
+// std::uint64_t dims, ReduceCode code), dims one bit per reduced dimension of self, result of
+// self's rank with size 1 along them (keepdim's shape; any layout), in the op's result dtype
+// (int64 for the arg reductions). Argmax/Argmin give the first index of the extreme (of the
+// first NaN, if any), as PyTorch.
+enum class ReduceCode : std::uint32_t { Sum, Mean, Prod, Amax, Amin, Argmax, Argmin };
+struct ReduceOp {};
+
+// softmax / log_softmax along one dimension: run(const Tensor& result, const Tensor& self,
+// int64_t dim, bool log), result of self's shape and dtype.
+struct SoftmaxOp {};
+
+// Matrix products (mm, mv, bmm, addmm, baddbmm, matmul, linear...): run(const ProductArgs&),
+// the arguments of ops/linalg.hpp's product_into.
+struct ProductOp {};
+
+// Elementwise ops: one tag, the op chosen by a code. run(const TensorIterator& iter,
+// PointwiseCode code, double s0, double s1) computes iter's output 0 from its inputs, all on the
+// device but CPU 0-d inputs (wrapped numbers), in iter's dtypes; s0/s1 are the code's scalars.
+// The front end (ops/tensor_iterator.hpp's pointwise_on_device) finishes the iterator.
+struct PointwiseOp {};
+#define TENSORPLAY_POINTWISE_CODES_(X)                                                        \
+  /* binary: out = f(in0, in1); add/sub: in0 + s0 * in1 */                                   \
+  X(Add, "add") X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(Maximum, "maximum")               \
+  X(Minimum, "minimum") X(Pow, "pow") X(Eq, "eq") X(Ne, "ne") X(Lt, "lt") X(Le, "le")          \
+  X(Gt, "gt") X(Ge, "ge")                                                                     \
+  /* ternary: out = in0 ? in1 : in2 */                                                        \
+  X(Where, "where")                                                                           \
+  /* unary; clamp: min(max(x, s0), s1) */                                                     \
+  X(Neg, "neg") X(Abs, "abs") X(Exp, "exp") X(Log, "log") X(Sqrt, "sqrt") X(Rsqrt, "rsqrt")    \
+  X(Tanh, "tanh") X(Sigmoid, "sigmoid") X(Relu, "relu") X(Gelu, "gelu") X(GeluTanh, "gelu")    \
+  X(Silu, "silu") X(Sin, "sin") X(Cos, "cos") X(Clamp, "clamp") X(Reciprocal, "reciprocal")   \
+  X(Square, "square")
+enum class PointwiseCode : std::uint32_t {
+#define TENSORPLAY_POINTWISE_ENUM_(code, name) code,
+  TENSORPLAY_POINTWISE_CODES_(TENSORPLAY_POINTWISE_ENUM_)
+#undef TENSORPLAY_POINTWISE_ENUM_
+  None  // an op no device has a kernel for
+};
+// The op's name in PyTorch's messages ("aten::add").
+constexpr std::string_view pointwise_name(PointwiseCode code) noexcept {
+  switch (code) {
+#define TENSORPLAY_POINTWISE_NAME_(code, name) \
+  case PointwiseCode::code:                    \
+    return "aten::" name;
+    TENSORPLAY_POINTWISE_CODES_(TENSORPLAY_POINTWISE_NAME_)
+#undef TENSORPLAY_POINTWISE_NAME_
+    case PointwiseCode::None: break;
+  }
+  return "aten::<elementwise>";
+}
+#undef TENSORPLAY_POINTWISE_CODES_
+// An elementwise functor's code: its static member kDevice, or None.
+template <class Op>
+constexpr PointwiseCode pointwise_code_of() noexcept {
+  if constexpr (requires { Op::kDevice; }) {
+    return Op::kDevice;
+  } else {
+    return PointwiseCode::None;
+  }
+}
 
 }  // namespace tensorplay

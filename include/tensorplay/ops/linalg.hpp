@@ -274,10 +274,31 @@ struct Factor {
 // result = beta * self + alpha * (a @ b) over `batch`, where result already has its final shape
 // and dtype and self (when defined) already has result's shape. beta == 0 ignores self, NaNs
 // included. Writes result directly when that is safe, else through a temporary.
+// What a device's ProductOp kernel (ops/device_dispatch.hpp) is given: product_into's arguments.
+struct ProductArgs {
+  const Tensor& result;
+  const Tensor& self;
+  Factor a, b;
+  bool c_rows, c_cols;
+  IntArrayRef batch;
+  int64_t m, n, k;
+  const Scalar& beta;
+  const Scalar& alpha;
+};
+
 template <class = void>
 void product_into(const Tensor& result, const Tensor& self, const Factor& a, const Factor& b,
                   bool c_rows, bool c_cols, IntArrayRef batch, int64_t m, int64_t n, int64_t k,
                   const Scalar& beta, const Scalar& alpha, const char* kernel) {
+  for (const Tensor* t : {&self, &a.t, &b.t}) {
+    TP_CHECK(!t->defined() || t->device() == result.device(),
+             "Expected all tensors to be on the same device, but found at least two devices, ",
+             result.device(), " and ", t->device(), "!");
+  }
+  if (!result.is_cpu()) {
+    const ProductArgs args{result, self, a, b, c_rows, c_cols, batch, m, n, k, beta, alpha};
+    return call_device_kernel_as<ProductOp>(result.device().type(), "aten::mm", args);
+  }
   if (result.numel() == 0) return;
   const bool direct = strides_non_overlapping(result) && !may_share_memory(result, a.t) &&
                       !may_share_memory(result, b.t);

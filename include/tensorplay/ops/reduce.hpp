@@ -181,15 +181,31 @@ void check_defined(const Tensor& t, const char* op) {
 }
 
 // The result tensor of a reduction: `out` resized to the reduced shape, or a new tensor.
+// (On self's device; an out= elsewhere is refused, PyTorch's message.)
 template <class = void>
-Tensor reduction_result(const Tensor& out, IntArrayRef sizes, DimMask mask, bool keepdim,
+Tensor reduction_result(const Tensor& out, const Tensor& self, DimMask mask, bool keepdim,
                         DType dtype) {
-  const std::vector<int64_t> shape = reduced_shape(sizes, mask, keepdim);
+  if (!backend_compiled_in(self.device().type())) detail::throw_no_device_loop(self.device());
+  const std::vector<int64_t> shape = reduced_shape(self.sizes(), mask, keepdim);
   if (out.defined()) {
+    TP_CHECK(out.device() == self.device(),
+             "Expected all tensors to be on the same device, but found at least two devices, ",
+             self.device(), " and ", out.device(), "!");
     resize_output(out, shape);
     return out;
   }
-  return empty(shape, TensorOptions().dtype(dtype));
+  return empty(shape, TensorOptions().dtype(dtype).device(self.device()));
+}
+
+// The kernel step of a reduction of a tensor off the CPU: the device's ReduceOp kernel
+// (ops/device_dispatch.hpp) writes `result` (the reduced shape) from self.
+template <class = void>
+void reduce_on_device(const Tensor& result, const Tensor& self, DimMask mask, bool keepdim,
+                      ReduceCode code, std::string_view name) {
+  if (result.numel() == 0) return;
+  call_device_kernel_as<ReduceOp>(self.device().type(), name,
+                                  keepdim_view(result, self.sizes(), mask, keepdim), self,
+                                  std::uint64_t{mask}, code);
 }
 
 // out= results are modified in place: one version bump, as every in-place op.
@@ -680,6 +696,7 @@ struct NoFinish {};
 template <class T, class A, class Op, class Fin = NoFinish>
 void reduce_into(const Tensor& result, bool result_is_new, const Tensor& self, DimMask mask,
                  bool keepdim, const Op& op, const Fin& fin = {}, const Tensor& aux = {}) {
+  if (!self.is_cpu()) detail::throw_no_device_loop(self.device());  // CPU accumulation only
   if (result.numel() == 0) return;
   const std::vector<int64_t> keep = reduced_shape(self.sizes(), mask, true);
   constexpr bool kNoFinish = std::is_same_v<Fin, NoFinish>;
@@ -726,6 +743,7 @@ Tensor as_line(const Tensor& t) {
 template <class = void>
 TensorIterator make_line_iterator(std::initializer_list<Tensor> outputs, const Tensor& input,
                                   int64_t dim) {
+  if (!input.is_cpu()) detail::throw_no_device_loop(input.device());  // CPU line kernels only
   TensorIteratorConfig config;
   config.set_check_mem_overlap(false).check_all_same_dtype(false).resize_outputs(false);
   for (const Tensor& o : outputs) config.add_output(without_dim(o, dim));

@@ -62,9 +62,15 @@ Tensor sumprod_impl(const Tensor& self, DimMask mask, bool keepdim, std::optiona
                     const Tensor& out) {
   const DType out_dtype = sumlike_out_dtype(self, dtype, out);
   if (out.defined()) check_out_dtype(out, out_dtype);
-  Tensor result = reduction_result(out, self.sizes(), mask, keepdim, out_dtype);
+  Tensor result = reduction_result(out, self, mask, keepdim, out_dtype);
   const DType compute = compute_dtype(out_dtype);
   const Tensor src = result.numel() == 0 ? self : to_compute(self, out_dtype, compute);
+  if (!self.is_cpu()) {
+    reduce_on_device(result, src, mask, keepdim, kProd ? ReduceCode::Prod : ReduceCode::Sum,
+                     kProd ? "aten::prod" : "aten::sum");
+    bump_out(out);
+    return result;
+  }
   dispatch_dtype(compute, [&]<class T>() {
     if constexpr (kComputeType<T>) {  // accumulates in T: int64, float (cascaded) or double
       if constexpr (kProd) {
@@ -109,10 +115,15 @@ Tensor mean_impl(const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
     TP_CHECK(is_floating_point(out_dtype), "result type ", scalar_type_name(in_dtype),
              " can't be cast to the desired output type ", scalar_type_name(out_dtype));
   }
-  Tensor result = reduction_result(out, self.sizes(), mask, keepdim, out_dtype);
+  Tensor result = reduction_result(out, self, mask, keepdim, out_dtype);
   const DType compute = float_compute_dtype(out_dtype);
   const Tensor src = result.numel() == 0 ? self : to_compute(self, out_dtype, compute);
   const int64_t count = reduced_count(self.sizes(), mask);
+  if (!self.is_cpu()) {
+    reduce_on_device(result, src, mask, keepdim, ReduceCode::Mean, "aten::mean");
+    bump_out(out);
+    return result;
+  }
   dispatch_dtype(compute, [&]<class T>() {
     if constexpr (kFloatType<T>) {
       const T n = T(count);  // 0 for an empty reduction: 0 / 0 is NaN, as PyTorch's mean
@@ -137,8 +148,14 @@ Tensor amax_impl(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor
   }
   if (self.numel() == 0) zero_numel_check_dims(self, dim, name);
   const DimMask mask = make_dim_mask(dim, self.dim());
-  Tensor result = reduction_result(out, self.sizes(), mask, keepdim, self.dtype());
+  Tensor result = reduction_result(out, self, mask, keepdim, self.dtype());
   const DType compute = compute_dtype(self.dtype());
+  if (!self.is_cpu()) {
+    reduce_on_device(result, self, mask, keepdim, kMax ? ReduceCode::Amax : ReduceCode::Amin,
+                     kMax ? "aten::amax" : "aten::amin");
+    bump_out(out);
+    return result;
+  }
   const Tensor src = self.dtype() == compute || result.numel() == 0 ? self : self.to(compute);
   dispatch_dtype(compute, [&]<class T>() {
     if constexpr (kComputeType<T>) {
@@ -269,9 +286,14 @@ std::tuple<Tensor, Tensor> minmax_dim_impl(const Tensor& self, int64_t dim, bool
   if (values_out.defined()) check_out_dtype(values_out, self.dtype());
   if (indices_out.defined()) check_out_dtype(indices_out, kLong);
   const DimMask mask = single_dim_mask(d, self.dim());
-  Tensor values = reduction_result(values_out, self.sizes(), mask, keepdim, self.dtype());
-  Tensor indices = reduction_result(indices_out, self.sizes(), mask, keepdim, kLong);
-  if (values.numel() > 0) {
+  Tensor values = reduction_result(values_out, self, mask, keepdim, self.dtype());
+  Tensor indices = reduction_result(indices_out, self, mask, keepdim, kLong);
+  if (!self.is_cpu()) {
+    const char* op = kMax ? "aten::max.dim" : "aten::min.dim";
+    reduce_on_device(values, self, mask, keepdim, kMax ? ReduceCode::Amax : ReduceCode::Amin, op);
+    reduce_on_device(indices, self, mask, keepdim,
+                     kMax ? ReduceCode::Argmax : ReduceCode::Argmin, op);
+  } else if (values.numel() > 0) {
     const DType compute = compute_dtype(self.dtype());
     const Tensor in = as_line(self.dtype() == compute ? self : self.to(compute));
     const Tensor vk = keepdim_view(values, self.sizes(), mask, keepdim);
@@ -312,8 +334,11 @@ Tensor argmax_impl(const Tensor& self, std::optional<int64_t> dim, bool keepdim,
   TP_CHECK_NOT_IMPLEMENTED(self.dtype() != kBool || no_kernel, "\"",
                            kMax ? "argmax_cpu" : "argmin_cpu", "\" not implemented for 'Bool'");
   const DimMask mask = dim ? single_dim_mask(d, self.dim()) : make_dim_mask({}, self.dim());
-  Tensor result = reduction_result(out, self.sizes(), mask, keepdim, kLong);
-  if (result.numel() > 0) {
+  Tensor result = reduction_result(out, self, mask, keepdim, kLong);
+  if (!self.is_cpu()) {
+    reduce_on_device(result, self, mask, keepdim, kMax ? ReduceCode::Argmax : ReduceCode::Argmin,
+                     kMax ? "aten::argmax" : "aten::argmin");
+  } else if (result.numel() > 0) {
     // dim=None: the argmax of the flattened input, one line. The conversion and views below
     // are the kernel's own: nothing records (an index result has no gradient).
     NoGradGuard no_grad;
@@ -355,6 +380,7 @@ struct SquaredDeviationOp {
 template <class = void>
 void var_kernel(const Tensor& result, bool result_is_new, const Tensor& mean_result,
                 const Tensor& self, DimMask mask, bool keepdim, double correction, bool take_sqrt) {
+  if (!self.is_cpu()) detail::throw_no_device_loop(self.device());  // CPU accumulation only
   const std::vector<int64_t> keep = reduced_shape(self.sizes(), mask, true);
   const int64_t count = reduced_count(self.sizes(), mask);
   const Tensor src = self.to(float_compute_dtype(self.dtype()));
@@ -392,7 +418,7 @@ Tensor var_impl(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64
     TP_CHECK(can_cast(self.dtype(), out.dtype()), "result type ", scalar_type_name(self.dtype()),
              " can't be cast to the desired output type ", scalar_type_name(out.dtype()));
   }
-  Tensor result = reduction_result(out, self.sizes(), mask, keepdim, self.dtype());
+  Tensor result = reduction_result(out, self, mask, keepdim, self.dtype());
   var_kernel(result, !out.defined(), Tensor(), self, mask, keepdim, double(correction.value_or(1)),
              take_sqrt);
   bump_out(out);
@@ -407,8 +433,8 @@ std::tuple<Tensor, Tensor> var_mean_impl(const Tensor& self, OptionalIntArrayRef
   TP_CHECK(is_floating_point(self.dtype()), take_sqrt ? "std_mean" : "var_mean",
            " only support floating point and complex dtypes");
   const DimMask mask = make_dim_mask(dim, self.dim());
-  Tensor result = reduction_result(Tensor(), self.sizes(), mask, keepdim, self.dtype());
-  Tensor mean = reduction_result(Tensor(), self.sizes(), mask, keepdim, self.dtype());
+  Tensor result = reduction_result(Tensor(), self, mask, keepdim, self.dtype());
+  Tensor mean = reduction_result(Tensor(), self, mask, keepdim, self.dtype());
   var_kernel(result, true, mean, self, mask, keepdim, double(correction.value_or(1)), take_sqrt);
   return {result, mean};
 }
@@ -477,7 +503,7 @@ Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef
     TP_CHECK(n == 0, "linalg.vector_norm cannot compute the ", pv,
              " norm on an empty tensor because the operation does not have an identity");
   }
-  Tensor result = reduction_result(out, self.sizes(), mask, keepdim, out_dtype);
+  Tensor result = reduction_result(out, self, mask, keepdim, out_dtype);
   const bool is_new = !out.defined();
   const Tensor src =
       result.numel() == 0 ? self : to_compute(self, out_dtype, float_compute_dtype(out_dtype));
@@ -523,7 +549,7 @@ Tensor all_impl(const Tensor& self, std::optional<int64_t> dim, bool keepdim, co
   const DimMask mask = dim ? single_dim_mask(*dim, self.dim()) : make_dim_mask({}, self.dim());
   // [all, any : uint8 compatibility]: a uint8 input gives a uint8 result.
   const DType out_dtype = out.defined() ? out.dtype() : (self.dtype() == kByte ? kByte : kBool);
-  Tensor result = reduction_result(out, self.sizes(), mask, keepdim, out_dtype);
+  Tensor result = reduction_result(out, self, mask, keepdim, out_dtype);
   const Tensor src = self.dtype() == kBool || result.numel() == 0 ? self : self.to(kBool);
   reduce_into<bool, bool>(result, !out.defined(), src, mask, keepdim, LogicOp<kAll>{});
   bump_out(out);
@@ -544,7 +570,7 @@ Tensor logsumexp_impl(const Tensor& self, IntArrayRef dim, bool keepdim, const T
   // Integer inputs give the default floating dtype.
   const DType in_dtype = is_integral(self.dtype(), /*include_bool=*/true) ? kFloat : self.dtype();
   const DType out_dtype = out.defined() ? out.dtype() : in_dtype;
-  Tensor result = reduction_result(out, self.sizes(), mask, keepdim, out_dtype);
+  Tensor result = reduction_result(out, self, mask, keepdim, out_dtype);
   if (result.numel() > 0) {
     const Tensor src = to_compute(self, in_dtype, float_compute_dtype(in_dtype));
     const std::vector<int64_t> keep = reduced_shape(self.sizes(), mask, true);

@@ -137,17 +137,23 @@ Tensor softmax_impl(const Tensor& self, int64_t dim, std::optional<DType> dtype,
     resize_output(out, src.sizes());
     result = out;
   } else {
-    result = empty(src.sizes(), TensorOptions().dtype(src.dtype()));
+    result = empty(src.sizes(), src.options());
   }
   if (result.numel() > 0) {
     // Half and BFloat16 compute in float: converted in, computed, rounded once on the way out.
     const DType compute = float_compute_dtype(src.dtype());
     const Tensor in = src.dtype() == compute ? src : src.to(compute);
     const Tensor target =
-        result.dtype() == compute ? result : empty(src.sizes(), TensorOptions().dtype(compute));
-    dispatch_dtype(compute, [&]<class T>() {
-      if constexpr (kFloatType<T>) softmax_lines<T, kLog>(target, in, d);
-    });
+        result.dtype() == compute ? result : empty(src.sizes(), src.options().dtype(compute));
+    if (!in.is_cpu()) {
+      call_device_kernel_as<SoftmaxOp>(in.device().type(),
+                                       kLog ? "aten::_log_softmax" : "aten::_softmax", target, in,
+                                       d, kLog);
+    } else {
+      dispatch_dtype(compute, [&]<class T>() {
+        if constexpr (kFloatType<T>) softmax_lines<T, kLog>(target, in, d);
+      });
+    }
     if (!target.is_same(result)) copy_impl(result, target);
   }
   bump_out(out);

@@ -246,6 +246,11 @@ class TensorIterator {
   DType input_dtype(int arg = 0) const { return dtype(num_outputs_ + arg); }
   // The dtype the inputs were promoted to (the first input's when promotion is off).
   DType common_dtype() const noexcept { return common_dtype_; }
+  // The device the op runs on. Off the CPU there are no host pointers (data_ptr is null) and the
+  // kernel step is the device's (ops/device_dispatch.hpp); CPU 0-d inputs (wrapped numbers) may
+  // still be among the operands.
+  Device device() const noexcept { return device_; }
+  bool is_cpu() const noexcept { return device_.is_cpu(); }
   int64_t element_size(int arg) const { return element_sizes_[arg]; }
   char* data_ptr(int arg) const { return data_[arg]; }
 
@@ -335,6 +340,7 @@ class TensorIterator {
   SmallVector<int64_t, 8> shape_, perm_;
   SmallVector<int64_t, 32> strides_;  // [dim][operand], in bytes
   int64_t numel_ = 0, tile_ = 0;
+  Device device_ = DeviceType::CPU;
 };
 
 namespace detail {
@@ -385,27 +391,27 @@ TensorIterator TensorIteratorConfig::build() const {
       break;
     }
   }
-  // The engine runs CPU kernels: inputs all on another device (an op whose front end reached
-  // here) mean the op has no kernel on that device (ops/device_dispatch.hpp). Mixed devices get
-  // PyTorch's message below.
-  if (!first_input.is_cpu()) {
-    bool one_device = true;
-    for (int i = num_outputs_; i < nt; ++i) {
-      const Tensor& t = tensors_[i];  // a CPU 0-d operand (a wrapped scalar) goes anywhere
-      one_device = one_device && (!t.defined() || t.device() == first_input.device() ||
-                                  (t.is_cpu() && t.dim() == 0));
-    }
-    TP_CHECK_NOT_IMPLEMENTED(!one_device, "Could not run this operation with arguments from the '",
-                             backend_name(first_input.device().type()),
-                             "' backend: TensorPlay's ", backend_name(first_input.device().type()),
-                             " backend has no kernel for it; move the tensors with .cpu() first");
+  // The device the op runs on: that of the first operand other than a CPU 0-d input (a wrapped
+  // number goes with tensors of any device, as in PyTorch). Off the CPU the iterator works out
+  // shapes, dtypes and outputs (allocated on that device) as usual, but has no host pointers:
+  // the op's kernel step goes to the device dispatch point (ops/device_dispatch.hpp), and a CPU
+  // loop run over it is refused (for_each).
+  auto cpu_scalar_input = [&](int k) {
+    return k >= num_outputs_ && tensors_[k].is_cpu() && tensors_[k].dim() == 0;
+  };
+  const Tensor* device_operand = nullptr;
+  for (int k = 0; k < nt && !device_operand; ++k) {
+    if (tensors_[k].defined() && !cpu_scalar_input(k)) device_operand = &tensors_[k];
   }
+  const Device device = device_operand ? device_operand->device() : first_defined->device();
+  // (A device whose backend is not compiled in has no kernels, and no outputs can be made.)
+  if (!backend_compiled_in(device.type())) detail::throw_no_device_loop(device);
   for (int k = 0; k < nt; ++k) {
     const Tensor& t = tensors_[k];
     if (!t.defined()) continue;
-    TP_CHECK(!same_device_ || t.device() == first_defined->device(),
+    TP_CHECK(!same_device_ || t.device() == device || cpu_scalar_input(k),
              "Expected all tensors to be on the same device, but found at least two devices, ",
-             first_defined->device(), " and ", t.device(), "!");
+             device, " and ", t.device(), "!");
     TP_CHECK(!same_dtype_ || t.dtype() == first_input.dtype(), "Found dtype ",
              scalar_type_name(t.dtype()), " but expected ", scalar_type_name(first_input.dtype()));
   }
@@ -555,7 +561,8 @@ TensorIterator TensorIteratorConfig::build() const {
         it.tensors_[o] = given;
       } else {
         if (given.defined()) detail::resize_output(given, shape);  // filled by finish()
-        it.tensors_[o] = empty_strided(shape, strides, TensorOptions().dtype(out_dtype));
+        it.tensors_[o] =
+            empty_strided(shape, strides, TensorOptions().dtype(out_dtype).device(device));
         if (given.defined()) it.originals_[o] = given;
       }
       set_strides(o, strides);
@@ -573,16 +580,38 @@ TensorIterator TensorIteratorConfig::build() const {
     if (!cast_outputs_) continue;
     it.originals_[o] = t;
     it.tensors_[o] = empty_strided(t.sizes(), detail::strides_from_perm(shape, it.perm_),
-                                   TensorOptions().dtype(out_dtype));
+                                   TensorOptions().dtype(out_dtype).device(device));
     it.element_sizes_[o] = int64_t(itemsize(out_dtype));
     set_strides(o, it.tensors_[o].strides());
   }
-  for (int k = 0; k < nt; ++k) it.data_[k] = static_cast<char*>(it.tensors_[k].data_ptr());
+  it.device_ = device;
+  if (device.is_cpu()) {
+    for (int k = 0; k < nt; ++k) it.data_[k] = static_cast<char*>(it.tensors_[k].data_ptr());
+  }
   if (!fast) {
     it.coalesce_dimensions();
     if (!linear_) it.choose_tiling();
   }
   return it;
+}
+
+// The kernel step of an elementwise op whose iterator is off the CPU: the device's PointwiseOp
+// kernel for `code` (scalars s0, s1 as the code defines them), then finish(). A code the device
+// has no kernel for raises PyTorch's "Could not run 'aten::...'" error.
+template <class = void>
+void pointwise_on_device(const TensorIterator& iter, PointwiseCode code, double s0 = 0,
+                         double s1 = 0) {
+  const std::string_view name = pointwise_name(code);
+  dispatch_device(iter.device().type(), name, [&]<DeviceType D>() {
+    if constexpr (requires { DeviceKernel<PointwiseOp, D>::run(iter, code, s0, s1); }) {
+      DeviceKernel<PointwiseOp, D>::run(iter, code, s0, s1);
+    } else if (code == PointwiseCode::None) {
+      detail::throw_no_device_loop(iter.device());
+    } else {
+      detail::throw_no_device_kernel(name, D, /*compiled_in=*/true);
+    }
+  });
+  iter.finish();
 }
 
 template <class>
@@ -716,6 +745,7 @@ inline void TensorIterator::pointers_at(const int64_t* counter, char** ptrs) con
 // linear position at each block (a few divisions per row at worst), which is what lets a
 // thread start anywhere.
 inline void TensorIterator::serial_for_each_2d(loop2d_t loop, int64_t begin, int64_t end) const {
+  if (!is_cpu()) detail::throw_no_device_loop(device_);
   if (begin >= end) return;
   const int nt = ntensors(), nd = ndim();
   int64_t s2[2 * kMaxOperands];
@@ -757,6 +787,7 @@ inline void TensorIterator::serial_for_each_2d(loop2d_t loop, int64_t begin, int
 // the split depends only on the size and the thread count). Tiled: tasks are strips of tiles
 // (one tile of dimension 1 by all of dimension 0), walked tile by tile.
 inline void TensorIterator::for_each_2d(loop2d_t loop, int64_t grain_size) const {
+  if (!is_cpu()) detail::throw_no_device_loop(device_);
   if (numel_ == 0) return;
   if (tile_ == 0) {
     parallel_for(0, numel_, grain_size,
@@ -793,6 +824,7 @@ inline void TensorIterator::narrow(int dim, int64_t start, int64_t size) {
   TP_CHECK(dim >= 0 && dim < ndim() && start >= 0 && size >= 0 && start + size <= shape_[dim],
            "TensorIterator::narrow: [", start, ", ", start + size, ") is outside dimension ", dim,
            " of size ", dim < ndim() && dim >= 0 ? shape_[dim] : 0);
+  if (!is_cpu()) detail::throw_no_device_loop(device_);
   for (int k = 0; k < ntensors(); ++k) data_[k] += start * stride(k, dim);
   shape_[dim] = size;
   numel_ = 1;

@@ -149,6 +149,7 @@ void unary_loop(const TensorIterator& iter, const Op& op) {
 // Runs `op` over iter in its computation dtype, or fails naming `kernel` if K excludes it.
 template <UnaryTypes K, class Op>
 void unary_kernel(const TensorIterator& iter, const char* kernel, const Op& op) {
+  if (!iter.is_cpu()) return pointwise_on_device(iter, pointwise_code_of<Op>());
   const DType dt = iter.common_dtype();
   dispatch_dtype(dt, [&]<class T>() {
     if constexpr (kUnarySupports<K, T>) {
@@ -235,6 +236,7 @@ inline T wrapping_neg(T x) noexcept {
 #endif
 
 struct NegOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Neg;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     return wrapping_neg(x);
@@ -242,6 +244,7 @@ struct NegOp {
 };
 
 struct AbsOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Abs;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     if constexpr (std::is_floating_point_v<T>) {
@@ -268,6 +271,7 @@ struct SignOp {
 
 // x * x; integers wrap (computed in the unsigned type of their promotion, so no UB).
 struct SquareOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Square;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     if constexpr (std::is_integral_v<T>) {
@@ -281,6 +285,7 @@ struct SquareOp {
 
 // x < 0 ? 0 : x keeps NaN and -0.0 as PyTorch's clamp_min(x, 0) does.
 struct ReluOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Relu;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     if constexpr (std::is_unsigned_v<T>) {
@@ -353,33 +358,35 @@ TENSORPLAY_UNARY_FLOAT_FN_(sinh)
 TENSORPLAY_UNARY_FLOAT_FN_(cosh)
 #undef TENSORPLAY_UNARY_FLOAT_FN_
 
-#define TENSORPLAY_UNARY_FUNCTOR_(Name, fn)                 \
+#define TENSORPLAY_UNARY_FUNCTOR_(Name, fn, code)           \
   struct Name {                                             \
+    static constexpr PointwiseCode kDevice = code;          \
     template <class T>                                      \
     TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept { \
       return fn(x);                                         \
     }                                                       \
   };
-TENSORPLAY_UNARY_FUNCTOR_(ExpOp, exp_of)
-TENSORPLAY_UNARY_FUNCTOR_(LogOp, log_of)
-TENSORPLAY_UNARY_FUNCTOR_(Log1pOp, log1p_of)
-TENSORPLAY_UNARY_FUNCTOR_(TanhOp, tanh_of)
-TENSORPLAY_UNARY_FUNCTOR_(ErfOp, erf_of)
-TENSORPLAY_UNARY_FUNCTOR_(AsinOp, asin_of)
-TENSORPLAY_UNARY_FUNCTOR_(AcosOp, acos_of)
-TENSORPLAY_UNARY_FUNCTOR_(AtanOp, atan_of)
-TENSORPLAY_UNARY_FUNCTOR_(SinhOp, sinh_of)
-TENSORPLAY_UNARY_FUNCTOR_(CoshOp, cosh_of)
+TENSORPLAY_UNARY_FUNCTOR_(ExpOp, exp_of, PointwiseCode::Exp)
+TENSORPLAY_UNARY_FUNCTOR_(LogOp, log_of, PointwiseCode::Log)
+TENSORPLAY_UNARY_FUNCTOR_(Log1pOp, log1p_of, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(TanhOp, tanh_of, PointwiseCode::Tanh)
+TENSORPLAY_UNARY_FUNCTOR_(ErfOp, erf_of, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(AsinOp, asin_of, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(AcosOp, acos_of, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(AtanOp, atan_of, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(SinhOp, sinh_of, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(CoshOp, cosh_of, PointwiseCode::None)
 // The remaining <cmath> functions (one functor each rather than a lambda per op, so that ops
 // sharing a function share its loops).
-TENSORPLAY_UNARY_FUNCTOR_(Exp2Op, std::exp2)
-TENSORPLAY_UNARY_FUNCTOR_(Expm1Op, std::expm1)
-TENSORPLAY_UNARY_FUNCTOR_(Log2Op, std::log2)
-TENSORPLAY_UNARY_FUNCTOR_(Log10Op, std::log10)
-TENSORPLAY_UNARY_FUNCTOR_(FloorOp, std::floor)
-TENSORPLAY_UNARY_FUNCTOR_(CeilOp, std::ceil)
-TENSORPLAY_UNARY_FUNCTOR_(TruncOp, std::trunc)
-TENSORPLAY_UNARY_FUNCTOR_(RoundOp, std::nearbyint)  // half to even, as PyTorch
+TENSORPLAY_UNARY_FUNCTOR_(Exp2Op, std::exp2, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(Expm1Op, std::expm1, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(Log2Op, std::log2, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(Log10Op, std::log10, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(FloorOp, std::floor, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(CeilOp, std::ceil, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(TruncOp, std::trunc, PointwiseCode::None)
+// round: half to even, as PyTorch.
+TENSORPLAY_UNARY_FUNCTOR_(RoundOp, std::nearbyint, PointwiseCode::None)
 #undef TENSORPLAY_UNARY_FUNCTOR_
 
 // sin, cos and tan (ops/vec_trig.hpp for float, so for Half and BFloat16 too; <cmath> for
@@ -388,6 +395,9 @@ TENSORPLAY_UNARY_FUNCTOR_(RoundOp, std::nearbyint)  // half to even, as PyTorch
 // the same bits.
 template <TrigFn kFn>
 struct TrigOp {
+  static constexpr PointwiseCode kDevice = kFn == TrigFn::Sin   ? PointwiseCode::Sin
+                                           : kFn == TrigFn::Cos ? PointwiseCode::Cos
+                                                                : PointwiseCode::None;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     if constexpr (std::is_same_v<T, float>) {
@@ -412,6 +422,7 @@ using TanOp = TrigOp<TrigFn::Tan>;
 // 1 / (1 + exp(-x)): exp(-x) overflows to inf for x < -88.7 and the result is then 0, as in
 // PyTorch (which computes it the same way); for large x it is exactly 1.
 struct SigmoidOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Sigmoid;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     return T(1) / (T(1) + exp_of(-x));
@@ -420,6 +431,7 @@ struct SigmoidOp {
 
 // x / (1 + exp(-x)), PyTorch's formula: silu(-inf) is NaN there too.
 struct SiluOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Silu;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     return x / (T(1) + exp_of(-x));
@@ -475,6 +487,7 @@ inline int64_t sqrt_row_sse2(T* o, const T* x, int64_t n) noexcept {
 
 template <bool kReciprocal>
 struct SqrtOpBase {
+  static constexpr PointwiseCode kDevice = kReciprocal ? PointwiseCode::Rsqrt : PointwiseCode::Sqrt;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     if constexpr (kReciprocal) {
@@ -499,6 +512,7 @@ using SqrtOp = SqrtOpBase<false>;
 using RsqrtOp = SqrtOpBase<true>;
 
 struct ReciprocalOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Reciprocal;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     return T(1) / x;
@@ -527,6 +541,7 @@ struct RoundDecimalsOp {
 // x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))). Two functors, so that each loop is
 // free of the choice.
 struct GeluOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::Gelu;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     const T alpha = T(0.707106781186547524400844362104849039L);  // 1 / sqrt(2)
@@ -534,6 +549,7 @@ struct GeluOp {
   }
 };
 struct GeluTanhOp {
+  static constexpr PointwiseCode kDevice = PointwiseCode::GeluTanh;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     const T beta = T(0.797884560802865355879892119868763737L);  // sqrt(2 / pi)

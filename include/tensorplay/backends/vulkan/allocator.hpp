@@ -203,6 +203,9 @@ class VulkanCachingAllocator final : public Allocator {
     return const_cast<VulkanCachingAllocator*>(this)->allocate_block(nbytes);
   }
 
+  // On the device, in stream order (a growing storage keeps its bytes: resize_, out=).
+  void copy_data(const DataPtr& dst, const DataPtr& src, std::size_t nbytes) const override;
+
   MemoryKind kind() const noexcept { return kind_; }
 
   CachingAllocatorStats stats() const {
@@ -546,6 +549,18 @@ inline BufferRange buffer_of(const StorageImpl& storage) {
   BufferRange r = buffer_of(storage.data_ptr());
   r.size = std::min<VkDeviceSize>(r.size, storage.nbytes());
   return r;
+}
+
+inline void VulkanCachingAllocator::copy_data(const DataPtr& dst, const DataPtr& src,
+                                              std::size_t nbytes) const {
+  if (nbytes == 0) return;
+  const BufferRange s = buffer_of(src), d = buffer_of(dst);
+  TP_CHECK_INDEX(nbytes <= s.size && nbytes <= d.size, "vulkan: copy_data of ", nbytes,
+                 " bytes between blocks of ", s.size, " and ", d.size, " bytes");
+  Stream::get().record([&](const CommandBuffer& cb) {
+    const VkBufferCopy region{s.offset, d.offset, nbytes};
+    context().fn().vkCmdCopyBuffer(cb.handle(), s.buffer, d.buffer, 1, &region);
+  });
 }
 
 // The host address of a staging block (null for device-local blocks).

@@ -3,7 +3,9 @@
 //   copy_  the cross-device entry (copy_, to, clone, contiguous, cpu(), vulkan(), and the
 //          materialisation of views): host -> device uploads, device -> host downloads, and
 //          on-device copies (a buffer copy, or the gather shader for a strided source);
-//   fill_  the fill shader for 32-bit dtypes.
+//   fill_  the fill shader for 32-bit dtypes;
+//   the elementwise ops (PointwiseOp): pointwise.hpp;
+//   reductions, softmax and matrix products (ReduceOp, SoftmaxOp, ProductOp): kernels.hpp.
 //
 // Every dtype round-trips: what has no shader yet (dtype conversion on the device, 8- and 16-bit
 // strided sources, fill of other widths, a strided destination) takes the host road: the
@@ -19,6 +21,8 @@
 #include <tensorplay/backends/vulkan/copy.hpp>
 #include <tensorplay/backends/vulkan/fill.hpp>
 #include <tensorplay/backends/vulkan/gather.hpp>
+#include <tensorplay/backends/vulkan/kernels.hpp>
+#include <tensorplay/backends/vulkan/pointwise.hpp>
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
@@ -151,6 +155,11 @@ template <>
 struct DeviceKernel<FillOp, DeviceType::Vulkan> {
   static void run(const Tensor& self, const Scalar& value) {
     using namespace vulkan::detail;
+    if (self.numel() == 0) {
+      // The value is still checked, as the CPU fill checks it.
+      dispatch_dtype(self.dtype(), [&]<class T>() { (void)value.to<T>(); });
+      return;
+    }
     if (self.is_contiguous() && (self.dtype() == kFloat || self.dtype() == kInt)) {
       // value.to<T>() checks that the dtype holds the value, as the CPU fill does.
       const std::uint32_t bits = self.dtype() == kFloat

@@ -3,7 +3,7 @@
 //
 // A shader is described by a ShaderInfo (SPIR-V words from the generated
 // shaders/<name>.spv.hpp, number of storage buffers at set 0, bindings 0..n-1, push-constant
-// bytes, workgroup size in x). Its descriptor set layout, pipeline layout and pipeline are
+// bytes, workgroup size in x, and optionally the value of specialization constant 0). Its descriptor set layout, pipeline layout and pipeline are
 // created once, on first use, through the context's VkPipelineCache, and never destroyed
 // (like the context). The cache is keyed by the ShaderInfo's address: declare each one as an
 // `inline constexpr` variable so every translation unit shares it.
@@ -37,6 +37,10 @@ struct ShaderInfo {
   std::uint32_t num_buffers;          // storage buffers at set 0, bindings 0..num_buffers-1
   std::uint32_t push_constant_bytes;  // 0 for none
   std::uint32_t local_size_x;         // the shader's local_size_x (y and z are 1)
+  // The value of the shader's specialization constant 0, when it has one: one pipeline per
+  // value, compiled with it (a uniform switch a driver might not see through is then gone).
+  bool specialized = false;
+  std::uint32_t specialization = 0;
 };
 
 // The Vulkan objects of one shader. Immutable once created.
@@ -103,6 +107,10 @@ inline const Pipeline* create_pipeline(const Context& ctx, const ShaderInfo& sha
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module;
     info.stage.pName = "main";
+    const VkSpecializationMapEntry entry{0, 0, sizeof(std::uint32_t)};
+    const VkSpecializationInfo specialization{1, &entry, sizeof(std::uint32_t),
+                                              &shader.specialization};
+    if (shader.specialized) info.stage.pSpecializationInfo = &specialization;
     info.layout = p->layout;
     TP_VK_CHECK(
         fn.vkCreateComputePipelines(dev, ctx.pipeline_cache(), 1, &info, nullptr, &p->pipeline));
@@ -191,6 +199,21 @@ inline void dispatch_raw(const ShaderInfo& shader, std::initializer_list<BufferR
     }
     fn.vkCmdDispatch(cb.handle(), groups_x, groups_y, groups_z);
   });
+}
+
+// Checks that elements [first, first + count) of a kernel's operand (`elem_bytes` each) lie in
+// `range` and that their 32-bit word indices fit the shaders' uint indices (`fn`: the kernel's
+// name, `what`: the operand's, for the messages).
+inline void check_elements(const char* fn, const char* what, const BufferRange& range,
+                           std::uint64_t first, std::uint64_t count, std::uint64_t elem_bytes) {
+  const std::uint64_t words = elem_bytes / 4;
+  // Neither sum wraps when first fits 32 bits, which is tested first.
+  TP_CHECK_NOT_IMPLEMENTED(first <= UINT32_MAX && (first + count) * words <= UINT32_MAX, fn, ": ",
+                           count, " ", what, " elements from ", first,
+                           " do not fit 32-bit indices");
+  TP_CHECK_INDEX(first + count <= range.size / elem_bytes, fn, ": ", count, " ", what,
+                 " elements from ", first, " do not fit a range of ", range.size / elem_bytes,
+                 " elements");
 }
 
 // Typed push constants.

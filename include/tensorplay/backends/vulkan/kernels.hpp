@@ -1,0 +1,199 @@
+// The Vulkan kernels of reductions, softmax and matrix products behind the device dispatch
+// point (ops/device_dispatch.hpp's ReduceOp, SoftmaxOp, ProductOp): the tensor-level glue over
+// the buffer-level shaders of reduce.hpp, softmax.hpp and matmul.hpp. The front ends (shapes,
+// dtypes, out=, autograd) are the CPU's.
+//
+// Float32 compute (int64 indices for argmax/argmin); other dtypes raise TypeError. A reduction
+// over any set of dimensions runs as rows: the input permuted so that the kept dimensions come
+// first (a copy on Vulkan, where every view is one), then one row per output element.
+#pragma once
+
+#include <tensorplay/backends/vulkan/matmul.hpp>
+#include <tensorplay/backends/vulkan/pointwise.hpp>
+#include <tensorplay/backends/vulkan/reduce.hpp>
+#include <tensorplay/backends/vulkan/softmax.hpp>
+#include <tensorplay/core/grad_mode.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
+#include <tensorplay/ops/linalg.hpp>
+#include <tensorplay/ops/views.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace tensorplay {
+namespace vulkan::detail {
+
+inline void check_float32(std::string_view op, const Tensor& t) {
+  TP_CHECK_TYPE(t.dtype() == kFloat, "'", op,
+                "' on the Vulkan backend computes in float32; got a tensor of dtype ",
+                scalar_type_name(t.dtype()),
+                " (convert it with .to(kFloat), or move the tensors with .cpu())");
+}
+
+// t's storage range; an empty one for a storage of no bytes (which kernels never read).
+inline BufferRange range_of(const Tensor& t) {
+  if (t.storage().nbytes() == 0) return BufferRange{};
+  return buffer_of(*t.storage().unsafeGetStorageImpl());
+}
+
+// `t` itself when it is contiguous (what a kernel writes), else a new contiguous tensor that
+// the caller copies back with finish_into.
+inline Tensor contiguous_target(const Tensor& t) {
+  return t.is_contiguous() ? t : empty(t.sizes(), t.options());
+}
+inline void finish_into(const Tensor& result, const Tensor& target) {
+  if (!target.is_same(result)) ::tensorplay::detail::copy_impl(result, target);
+}
+
+}  // namespace vulkan::detail
+
+template <>
+struct DeviceKernel<ReduceOp, DeviceType::Vulkan> {
+  static void run(const Tensor& result, const Tensor& self, std::uint64_t dims, ReduceCode code) {
+    using namespace vulkan::detail;
+    using vulkan::ReduceKind;
+    ReduceKind kind = ReduceKind::Sum;
+    std::string_view name = "aten::sum";
+    switch (code) {
+      case ReduceCode::Sum: break;
+      case ReduceCode::Mean: kind = ReduceKind::Mean, name = "aten::mean"; break;
+      case ReduceCode::Amax: kind = ReduceKind::Amax, name = "aten::amax"; break;
+      case ReduceCode::Amin: kind = ReduceKind::Amin, name = "aten::amin"; break;
+      case ReduceCode::Argmax: kind = ReduceKind::Argmax, name = "aten::argmax"; break;
+      case ReduceCode::Argmin: kind = ReduceKind::Argmin, name = "aten::argmin"; break;
+      case ReduceCode::Prod:
+        ::tensorplay::detail::throw_no_device_kernel("aten::prod", DeviceType::Vulkan, true);
+    }
+    check_float32(name, self);
+    const bool arg = code == ReduceCode::Argmax || code == ReduceCode::Argmin;
+    TP_CHECK_TYPE(result.dtype() == (arg ? kLong : kFloat), "'", name,
+                  "' on the Vulkan backend writes ", arg ? "int64" : "float32",
+                  " results; got an out= tensor of dtype ", scalar_type_name(result.dtype()));
+    if (result.numel() == 0) return;
+    NoGradGuard no_grad;  // the permutation below is the kernel's own
+    std::vector<int64_t> perm;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int64_t d = 0; d < self.dim(); ++d) {
+        if (((dims >> d) & 1u) == static_cast<std::uint64_t>(pass)) perm.push_back(d);
+      }
+    }
+    bool identity = true;
+    for (std::size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == int64_t(i);
+    const Tensor rows_view = identity ? self.contiguous() : self.permute(perm).contiguous();
+    const int64_t rows = result.numel();
+    const int64_t cols = self.numel() / rows;
+    const Tensor target = contiguous_target(result);
+    vulkan::reduce_rows(range_of(rows_view), static_cast<std::size_t>(rows_view.storage_offset()),
+                        checked_u32(rows, "a reduction into"), checked_u32(cols, "a reduction of"),
+                        kind, range_of(target), static_cast<std::size_t>(target.storage_offset()));
+    finish_into(result, target);
+  }
+};
+
+template <>
+struct DeviceKernel<SoftmaxOp, DeviceType::Vulkan> {
+  static void run(const Tensor& result, const Tensor& self, int64_t dim, bool log) {
+    using namespace vulkan::detail;
+    const std::string_view name = log ? "aten::_log_softmax" : "aten::_softmax";
+    check_float32(name, self);
+    check_float32(name, result);
+    if (self.numel() == 0) return;
+    NoGradGuard no_grad;
+    const int64_t last = self.dim() - 1;
+    const bool lastdim = self.dim() == 0 || dim == last;
+    const Tensor x = lastdim ? self.contiguous() : self.transpose(dim, last).contiguous();
+    const int64_t cols = self.dim() == 0 ? 1 : self.size(dim);
+    const int64_t rows = self.numel() / cols;
+    const Tensor y = lastdim ? contiguous_target(result) : empty(x.sizes(), x.options());
+    vulkan::softmax_rows(range_of(x), static_cast<std::size_t>(x.storage_offset()),
+                         checked_u32(rows, "a softmax over"), checked_u32(cols, "a softmax of"),
+                         log, range_of(y), static_cast<std::size_t>(y.storage_offset()));
+    if (lastdim) {
+      finish_into(result, y);
+    } else {
+      ::tensorplay::detail::copy_impl(result, y.transpose(dim, last));
+    }
+  }
+};
+
+template <>
+struct DeviceKernel<ProductOp, DeviceType::Vulkan> {
+  static void run(const ::tensorplay::detail::linalg_impl::ProductArgs& p) {
+    using namespace vulkan::detail;
+    const std::string_view name = "aten::mm";
+    check_float32(name, p.result);
+    check_float32(name, p.a.t);
+    check_float32(name, p.b.t);
+    if (p.result.numel() == 0) return;
+    const bool use_self = p.self.defined() && p.beta.toDouble() != 0.0;
+    if (use_self) check_float32(name, p.self);
+    const std::size_t nbatch = p.batch.size();
+    // An operand's strides: its batch dims right-aligned against the product's (size-1 and
+    // missing ones broadcast), then its row and column dims (a missing one: a single row or
+    // column, stride 0).
+    struct Strides {
+      std::vector<int64_t> batch;
+      int64_t rows = 0, cols = 0;
+    };
+    auto strides_of = [&](const Tensor& t, bool has_rows, bool has_cols) {
+      Strides s;
+      s.batch.assign(nbatch, 0);
+      const int64_t nb = t.dim() - int64_t(has_rows) - int64_t(has_cols);
+      if (has_rows) s.rows = t.stride(nb);
+      if (has_cols) s.cols = t.stride(t.dim() - 1);
+      for (int64_t d = 0; d < nb; ++d) {
+        if (t.size(d) != 1) s.batch[nbatch - std::size_t(nb) + std::size_t(d)] = t.stride(d);
+      }
+      return s;
+    };
+    // C is written contiguously and must not overlap the inputs (in place: a temporary).
+    const bool aliased = p.result.storage().is_alias_of(p.a.t.storage()) ||
+                         p.result.storage().is_alias_of(p.b.t.storage()) ||
+                         (use_self && p.result.storage().is_alias_of(p.self.storage()));
+    const Tensor c = p.result.is_contiguous() && !aliased
+                         ? p.result
+                         : empty(p.result.sizes(), p.result.options());
+    const Strides sa = strides_of(p.a.t, p.a.rows, p.a.cols);
+    const Strides sb = strides_of(p.b.t, p.b.rows, p.b.cols);
+    const Strides sbias = use_self ? strides_of(p.self, p.c_rows, p.c_cols) : Strides{};
+    // The innermost batch dim is the shader's; outer ones are a loop of dispatches.
+    int64_t outer = 1;
+    for (std::size_t d = 0; d + 1 < nbatch; ++d) outer *= p.batch[d];
+    const int64_t inner = nbatch > 0 ? p.batch[nbatch - 1] : 1;
+    const std::uint32_t m = checked_u32(p.m, "a product of"), n = checked_u32(p.n, "a product of"),
+                        k = checked_u32(p.k, "a product of");
+    const std::uint32_t nb = checked_u32(inner, "a batch of");
+    const auto alpha = static_cast<float>(p.alpha.toDouble());
+    const auto beta = static_cast<float>(use_self ? p.beta.toDouble() : 0.0);
+    std::vector<int64_t> idx(nbatch > 0 ? nbatch - 1 : 0, 0);
+    for (int64_t o = 0; o < outer; ++o) {
+      int64_t off_a = 0, off_b = 0, off_bias = 0;
+      for (std::size_t d = 0; d < idx.size(); ++d) {
+        off_a += idx[d] * sa.batch[d];
+        off_b += idx[d] * sb.batch[d];
+        if (use_self) off_bias += idx[d] * sbias.batch[d];
+      }
+      auto operand = [&](const Tensor& t, const Strides& s, int64_t off) {
+        // (With k == 0 the factors are empty and never read: any valid range will do.)
+        if (t.numel() == 0) return vulkan::MatmulOperand{range_of(c), 0, 0, 0, 0};
+        return vulkan::MatmulOperand{range_of(t),
+                                     static_cast<std::size_t>(t.storage_offset() + off),
+                                     nbatch > 0 ? s.batch[nbatch - 1] : 0, s.rows, s.cols};
+      };
+      const vulkan::MatmulOperand a = operand(p.a.t, sa, off_a), b = operand(p.b.t, sb, off_b);
+      vulkan::MatmulOperand bias{};
+      if (use_self) bias = operand(p.self, sbias, off_bias);
+      const auto c_first = static_cast<std::size_t>(c.storage_offset() + o * inner * p.m * p.n);
+      vulkan::bmm(a, b, nb, m, n, k, range_of(c), c_first, alpha, use_self ? &bias : nullptr,
+                  beta);
+      for (std::size_t d = idx.size(); d-- > 0;) {  // odometer over the outer batch dims
+        if (++idx[d] < p.batch[d]) break;
+        idx[d] = 0;
+      }
+    }
+    finish_into(p.result, c);
+  }
+};
+
+}  // namespace tensorplay

@@ -1,0 +1,83 @@
+// Vulkan row reductions of float32 matrices: sum, mean, amax, amin (float32 results) and
+// argmax, argmin (int64 results), one result per row of a contiguous rows x cols matrix. The
+// kernel behind full and last-dimension reductions once the input is made contiguous.
+// Shader: shaders/reduce.comp.
+//
+// One workgroup of 256 invocations per row (rows beyond maxComputeWorkGroupCount[0] fold into
+// y, as dispatch_1d does); each invocation strides through the row and a shared-memory tree
+// combines the partial results in a fixed order, so the results are deterministic (no
+// atomics). Semantics follow PyTorch: the sum of an empty row is 0 and its mean NaN; amax and
+// amin propagate NaN; argmax and argmin give the index of the first NaN if there is one, else
+// of the first maximum (minimum). Amax/amin/argmax/argmin of an empty row is an IndexError.
+#pragma once
+
+#include <tensorplay/backends/vulkan/pipeline.hpp>
+#include <tensorplay/backends/vulkan/shaders/reduce.spv.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tensorplay::vulkan {
+
+enum class ReduceKind : std::uint32_t { Sum, Mean, Amax, Amin, Argmax, Argmin };
+
+inline const char* reduce_kind_name(ReduceKind kind) noexcept {
+  switch (kind) {
+    case ReduceKind::Sum: return "sum";
+    case ReduceKind::Mean: return "mean";
+    case ReduceKind::Amax: return "amax";
+    case ReduceKind::Amin: return "amin";
+    case ReduceKind::Argmax: return "argmax";
+    case ReduceKind::Argmin: return "argmin";
+  }
+  return "?";
+}
+
+namespace detail {
+struct ReducePush {
+  std::uint32_t src_first, rows, cols, kind, dst_first, serial;
+};
+static_assert(sizeof(ReducePush) == 24);
+// Rows up to this long are reduced by one invocation each: a workgroup's shared-memory tree and
+// barriers cost more than such rows' work.
+inline constexpr std::uint32_t kSerialRowMax = 128;
+}  // namespace detail
+
+inline constexpr ShaderInfo reduce_shader{"reduce",
+                                          shaders::reduce_spv,
+                                          sizeof(shaders::reduce_spv),
+                                          /*num_buffers=*/2,
+                                          /*push_constant_bytes=*/sizeof(detail::ReducePush),
+                                          /*local_size_x=*/256};
+
+// Reduces each row r of the rows x cols float32 matrix at elements
+// [src_first + r * cols, src_first + (r + 1) * cols) of `src` into element dst_first + r of
+// `dst`: float32 for Sum/Mean/Amax/Amin, int64 for Argmax/Argmin (dst_first then counts int64
+// elements). rows == 0 writes nothing. Offsets must fit 32-bit element indices.
+inline void reduce_rows(const BufferRange& src, std::size_t src_first, std::uint32_t rows,
+                        std::uint32_t cols, ReduceKind kind, const BufferRange& dst,
+                        std::size_t dst_first) {
+  const auto k = static_cast<std::uint32_t>(kind);
+  TP_CHECK_VALUE(k <= static_cast<std::uint32_t>(ReduceKind::Argmin),
+                 "vulkan::reduce_rows: unknown reduction kind ", k);
+  TP_CHECK_INDEX(cols > 0 || kind == ReduceKind::Sum || kind == ReduceKind::Mean,
+                 "vulkan::reduce_rows: ", reduce_kind_name(kind),
+                 "() of an empty row: Expected reduction dim to have non-zero size.");
+  if (rows == 0) return;
+  const bool index_out = kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
+  const std::uint64_t numel = std::uint64_t{rows} * cols;
+  check_elements("vulkan::reduce_rows", "source", src, src_first, numel, 4);
+  check_elements("vulkan::reduce_rows", index_out ? "int64 result" : "float32 result", dst,
+                 dst_first, rows, index_out ? 8 : 4);
+  const bool serial = cols <= detail::kSerialRowMax;
+  const detail::ReducePush push{static_cast<std::uint32_t>(src_first), rows, cols, k,
+                                static_cast<std::uint32_t>(dst_first), serial ? 1u : 0u};
+  // One invocation per short row, else one workgroup per row (dispatch_1d's fold of rows * 256
+  // invocations). With cols == 0 (sum/mean only) nothing is read; `dst` stands in for the
+  // empty source.
+  const BufferRange& in = numel == 0 ? dst : src;
+  dispatch_1d(reduce_shader, {in, dst}, push,
+              serial ? rows : std::uint64_t{rows} * reduce_shader.local_size_x);
+}
+
+}  // namespace tensorplay::vulkan

@@ -1,0 +1,185 @@
+// pointwise: every elementwise op of the Vulkan backend (ops/device_dispatch.hpp's
+// PointwiseCode), float32 compute, one invocation per element of a TensorIterator's iteration
+// space: up to 4 (coalesced) dimensions, dimension 0 innermost, each operand with its own
+// element strides (0 along broadcast dimensions). Operand 0 is the output (float32, or bool
+// for comparisons, written bytewise with atomics so that neighbours in a word never race);
+// operands 1..3 are the inputs (float32, or bool: bytes), or constants (a CPU number: its
+// float bits in place of the offset). See include/tensorplay/backends/vulkan/pointwise.hpp.
+#version 450
+
+layout(local_size_x = 256) in;
+
+layout(set = 0, binding = 0) buffer Out { uint words[]; } dst;
+layout(set = 0, binding = 1) readonly buffer In0 { uint words[]; } in0;
+layout(set = 0, binding = 2) readonly buffer In1 { uint words[]; } in1;
+layout(set = 0, binding = 3) readonly buffer In2 { uint words[]; } in2;
+
+// The op: one pipeline per op (a specialization constant), so each compiles to its own code.
+layout(constant_id = 0) const uint kOp = 0u;
+
+layout(push_constant) uniform Push {
+  uint numel;
+  uint ndim;
+  // bit k (k = 0..2): input k is a constant; bit 4 + k: input k is bool (bytes);
+  // bit 8: the output is bool (bytes).
+  uint flags;
+  uint offsets[4];   // element (byte, for bool) offsets: output, inputs; a constant's bits
+  uint sizes[4];     // the iteration shape, dimension 0 innermost
+  uint strides[16];  // strides[4 * operand + dim], in elements (bytes, for bool)
+  float s0;          // add/sub: alpha; clamp: the lower bound
+  float s1;          // clamp: the upper bound
+} pc;
+
+// Shader op numbers: include/tensorplay/backends/vulkan/pointwise.hpp's ShaderOp.
+const uint ADD = 0u, SUB = 1u, MUL = 2u, DIV = 3u, MAXIMUM = 4u, MINIMUM = 5u, POW = 6u;
+const uint EQ = 7u, NE = 8u, LT = 9u, LE = 10u, GT = 11u, GE = 12u, WHERE = 13u;
+const uint NEG = 14u, ABS = 15u, EXP = 16u, LOG = 17u, SQRT = 18u, RSQRT = 19u, TANH = 20u;
+const uint SIGMOID = 21u, RELU = 22u, GELU = 23u, GELU_TANH = 24u, SILU = 25u, SIN = 26u;
+const uint COS = 27u, CLAMP = 28u, RECIPROCAL = 29u, SQUARE = 30u;
+
+#define NAN uintBitsToFloat(0x7fc00000u)
+#define INF uintBitsToFloat(0x7f800000u)
+
+float load(uint k, uint at) {
+  if ((pc.flags & (1u << k)) != 0u) {
+    return uintBitsToFloat(pc.offsets[k + 1u]);
+  }
+  const bool bytes = (pc.flags & (16u << k)) != 0u;
+  const uint word = bytes ? at >> 2u : at;
+  uint w;
+  if (k == 0u) {
+    w = in0.words[word];
+  } else if (k == 1u) {
+    w = in1.words[word];
+  } else {
+    w = in2.words[word];
+  }
+  return bytes ? float((w >> ((at & 3u) * 8u)) & 0xffu) : uintBitsToFloat(w);
+}
+
+// tanh without the overflow of (e^2x - 1) / (e^2x + 1); a series near 0 keeps small values'
+// relative precision.
+float tanh_of(float x) {
+  const float a = abs(x);
+  if (a < 0.0625) {
+    const float x2 = x * x;
+    return x * (1.0 + x2 * (-1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (-17.0 / 315.0))));
+  }
+  const float t = exp(-2.0 * a);
+  return sign(x) * ((1.0 - t) / (1.0 + t));
+}
+
+// erf, Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7).
+float erf_of(float x) {
+  const float a = abs(x);
+  const float t = 1.0 / (1.0 + 0.3275911 * a);
+  const float poly =
+      t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 +
+                                                                  t * 1.061405429))));
+  return sign(x) * (1.0 - poly * exp(-a * a));
+}
+
+// C's pow (PyTorch's), which GLSL's pow leaves undefined for x < 0 and x = 0.
+float pow_of(float x, float y) {
+  if (y == 0.0 || x == 1.0) {
+    return 1.0;
+  }
+  if (isnan(x) || isnan(y)) {
+    return NAN;
+  }
+  const float ax = abs(x);
+  if (isinf(y)) {
+    if (ax == 1.0) {
+      return 1.0;
+    }
+    return (ax < 1.0) == (y > 0.0) ? 0.0 : INF;
+  }
+  const bool integer = y == trunc(y);
+  const bool odd = integer && abs(mod(y, 2.0)) == 1.0;
+  const bool negative = x < 0.0 || (x == 0.0 && floatBitsToUint(x) != 0u);  // -0 too
+  float r;
+  if (ax == 0.0) {
+    r = y > 0.0 ? 0.0 : INF;
+  } else if (isinf(ax)) {
+    r = y > 0.0 ? INF : 0.0;
+  } else if (x < 0.0 && !integer) {
+    return NAN;
+  } else {
+    r = pow(ax, y);
+  }
+  return odd && negative ? -r : r;
+}
+
+float apply(float a, float b, float c) {
+  switch (kOp) {
+    case ADD: return a + pc.s0 * b;
+    case SUB: return a - pc.s0 * b;
+    case MUL: return a * b;
+    case DIV: return a / b;
+    case MAXIMUM: return (isnan(a) || isnan(b)) ? NAN : max(a, b);
+    case MINIMUM: return (isnan(a) || isnan(b)) ? NAN : min(a, b);
+    case POW: return pow_of(a, b);
+    case EQ: return a == b ? 1.0 : 0.0;
+    case NE: return a == b ? 0.0 : 1.0;
+    case LT: return a < b ? 1.0 : 0.0;
+    case LE: return a <= b ? 1.0 : 0.0;
+    case GT: return a > b ? 1.0 : 0.0;
+    case GE: return a >= b ? 1.0 : 0.0;
+    case WHERE: return a != 0.0 ? b : c;
+    case NEG: return -a;
+    case ABS: return abs(a);
+    case EXP: return exp(a);
+    case LOG: return a < 0.0 ? NAN : a == 0.0 ? -INF : log(a);
+    case SQRT: return a < 0.0 ? NAN : sqrt(a);
+    case RSQRT: return a < 0.0 ? NAN : 1.0 / sqrt(a);
+    case TANH: return tanh_of(a);
+    case SIGMOID: return 1.0 / (1.0 + exp(-a));
+    case RELU: return a < 0.0 ? 0.0 : a;
+    case GELU: return a * 0.5 * (1.0 + erf_of(a * 0.70710678118654752));
+    case GELU_TANH:
+      return 0.5 * a * (1.0 + tanh_of(0.79788456080286536 * (a + 0.044715 * a * a * a)));
+    case SILU: return a / (1.0 + exp(-a));
+    case SIN: return sin(a);
+    case COS: return cos(a);
+    case CLAMP: {
+      const float y = (a < pc.s0 || isnan(pc.s0)) ? pc.s0 : a;
+      return (pc.s1 < y || isnan(pc.s1)) ? pc.s1 : y;
+    }
+    case RECIPROCAL: return 1.0 / a;
+    case SQUARE: return a * a;
+  }
+  return NAN;
+}
+
+void main() {
+  const uint i = gl_GlobalInvocationID.x +
+                 gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+  if (i >= pc.numel) {
+    return;
+  }
+  uint at[4] = uint[4](pc.offsets[0], pc.offsets[1], pc.offsets[2], pc.offsets[3]);
+  // The coordinates of i, dimension 0 fastest; the outermost needs no division (nor does a
+  // single dimension: the common, coalesced case).
+  uint rest = i;
+  for (uint d = 0u; d + 1u < pc.ndim; ++d) {
+    const uint c = rest % pc.sizes[d];
+    rest /= pc.sizes[d];
+    for (uint k = 0u; k < 4u; ++k) {
+      at[k] += c * pc.strides[4u * k + d];
+    }
+  }
+  if (pc.ndim > 0u) {
+    for (uint k = 0u; k < 4u; ++k) {
+      at[k] += rest * pc.strides[4u * k + pc.ndim - 1u];
+    }
+  }
+  const float r = apply(load(0u, at[1]), load(1u, at[2]), load(2u, at[3]));
+  if ((pc.flags & 256u) != 0u) {
+    const uint shift = (at[0] & 3u) * 8u;
+    const uint word = at[0] >> 2u;
+    atomicAnd(dst.words[word], ~(0xffu << shift));
+    atomicOr(dst.words[word], (r != 0.0 ? 1u : 0u) << shift);
+  } else {
+    dst.words[at[0]] = floatBitsToUint(r);
+  }
+}
