@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+namespace autograd_engine_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -285,3 +287,5 @@ TEST_CASE("set_data rebinds the bytes and keeps the tensor's identity", "[autogr
                     "complex dtype");
   CHECK_THROWS_WITH(w.set_data(Tensor()), "set_data(): the new data is an undefined tensor");
 }
+
+}  // namespace autograd_engine_test

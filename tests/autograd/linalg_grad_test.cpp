@@ -12,6 +12,8 @@
 #include <tuple>
 #include <vector>
 
+namespace autograd_linalg_grad_test {
+
 using namespace tensorplay;
 using namespace tensorplay::testing;
 
@@ -226,3 +228,5 @@ TEST_CASE("a two-layer MLP trains", "[autograd]") {
   const Tensor after = loss_fn(params);
   CHECK(after.item<double>() < before.item<double>());
 }
+
+}  // namespace autograd_linalg_grad_test

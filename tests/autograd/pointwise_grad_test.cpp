@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+namespace autograd_pointwise_grad_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -488,3 +490,5 @@ TEST_CASE("fill and index_fill: node names, gradients to self and to a 0-d value
   CHECK_THROWS_WITH(x.masked_fill_(x.gt(0), tensor({1.0, 2.0})),
                     "a leaf Variable that requires grad is being used in an in-place operation.");
 }
+
+}  // namespace autograd_pointwise_grad_test

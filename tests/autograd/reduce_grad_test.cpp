@@ -13,6 +13,8 @@
 #include <tuple>
 #include <vector>
 
+namespace autograd_reduce_grad_test {
+
 using namespace tensorplay;
 using namespace tensorplay::testing;
 
@@ -301,3 +303,5 @@ TEST_CASE("reductions: a NaN gradient stays where max()/min() took their value",
   x.amin().sqrt().backward();
   CHECK(nan_at(x.grad()) == std::vector<bool>{true, true, true});
 }
+
+}  // namespace autograd_reduce_grad_test

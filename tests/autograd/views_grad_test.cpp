@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace autograd_views_grad_test {
+
 using namespace tensorplay;
 using indexing::Slice;
 
@@ -760,3 +762,5 @@ TEST_CASE("a base given CopySlices keeps retaining its previous node's gradient"
   x.mul(2.5).sum().backward();
   CHECK(close(x.grad(), dbl({0, 0, 0, 2.5, 2.5, 2.5}, {2, 3})));
 }
+
+}  // namespace autograd_views_grad_test

@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace core_array_ref_test {
+
 using tensorplay::ArrayRef;
 using tensorplay::IntArrayRef;
 
@@ -175,3 +177,5 @@ TEST_CASE("ArrayRef: printing like c10", "[core][array_ref]") {
   CHECK(str(7) == "[7]");
   CHECK(str({-1, 0, 5}) == "[-1, 0, 5]");
 }
+
+}  // namespace core_array_ref_test

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace core_autograd_meta_test {
+
 using namespace tensorplay;
 
 TEST_CASE("factories honour TensorOptions::requires_grad", "[core][autograd_meta]") {
@@ -54,3 +56,5 @@ TEST_CASE("printing shows requires_grad=True as PyTorch does", "[core][autograd_
   CHECK(ones({2, 2}).requires_grad_().toString() ==
         "tensor([[1., 1.],\n        [1., 1.]], requires_grad=True)");
 }
+
+}  // namespace core_autograd_meta_test

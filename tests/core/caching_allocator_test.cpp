@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+namespace core_caching_allocator_test {
+
 using tensorplay::Allocator;
 using tensorplay::CachingAllocator;
 using tensorplay::DataPtr;
@@ -378,3 +380,5 @@ TEST_CASE("CachingAllocator throws when the system is out of memory", "[core][al
   CHECK(p);
 }
 #endif
+
+}  // namespace core_caching_allocator_test

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <type_traits>
 
+namespace core_data_ptr_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -105,3 +107,5 @@ TEST_CASE("DataPtr context casts and deleter exchange", "[core][data_ptr]") {
   CHECK(!a);
   CHECK(b.get() == &x);
 }
+
+}  // namespace core_data_ptr_test

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+namespace core_device_policy_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -70,3 +72,5 @@ TEST_CASE("raw_allocate and raw_deallocate round-trip through the Allocator inte
   DataPtr q = counting.allocate(8, Device(kCPU));
   CHECK(counting.allocations == 2);
 }
+
+}  // namespace core_device_policy_test

@@ -10,6 +10,8 @@
 #include <unordered_set>
 #include <vector>
 
+namespace core_device_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -177,3 +179,5 @@ TEST_CASE("Device error messages", "[core][device]") {
   Device c(kCPU);
   CHECK_THROWS_WITH(c.set_index(2), "CPU device index must be -1 or zero, got 2");
 }
+
+}  // namespace core_device_test

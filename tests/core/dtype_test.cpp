@@ -9,6 +9,8 @@
 #include <string>
 #include <type_traits>
 
+namespace core_dtype_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -310,3 +312,5 @@ TEST_CASE("DType functions are usable in constant expressions", "[core][dtype]")
   STATIC_REQUIRE(can_cast(kInt32, kFloat16));
   STATIC_REQUIRE(!can_cast(kFloat16, kInt32));
 }
+
+}  // namespace core_dtype_test

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace core_empty_test {
+
 using namespace tensorplay;
 
 TEST_CASE("empty allocates contiguous, resizable, 64-byte aligned storage", "[core][empty]") {
@@ -167,3 +169,5 @@ TEST_CASE("from_blob refuses element and byte counts beyond int64", "[core][from
                        Error, Catch::Message(kBigStridedMsg));
   CHECK(calls == 0);
 }
+
+}  // namespace core_empty_test

@@ -16,6 +16,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace core_half_test {
+
 using tensorplay::BFloat16;
 using tensorplay::Half;
 
@@ -645,3 +647,5 @@ TEST_CASE("Half and BFloat16 print their float value", "[core][half]") {
   os << Half(0.1f);
   CHECK(os.str() == "0.09997558594");
 }
+
+}  // namespace core_half_test

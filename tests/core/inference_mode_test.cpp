@@ -5,6 +5,8 @@
 
 #include <thread>
 
+namespace core_inference_mode_test {
+
 using namespace tensorplay;
 
 TEST_CASE("InferenceMode is a thread-local RAII guard", "[core][inference]") {
@@ -39,3 +41,5 @@ TEST_CASE("tensors made in InferenceMode are inference tensors without a version
   CHECK_THROWS_WITH(inference._version(), "Inference tensors do not track version counter.");
   inference.unsafeGetTensorImpl()->bump_version();  // disabled: nothing happens
 }
+
+}  // namespace core_inference_mode_test

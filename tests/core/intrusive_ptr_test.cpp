@@ -20,6 +20,8 @@
 
 #include <tensorplay/core/intrusive_ptr.hpp>
 
+namespace core_intrusive_ptr_test {
+
 using tensorplay::intrusive_ptr;
 using tensorplay::intrusive_ptr_target;
 using tensorplay::make_intrusive;
@@ -2603,3 +2605,5 @@ TEST_CASE("intrusive_ptr: assignment keeps the new target alive while releasing 
   CHECK(p->value == 2);
   CHECK(p.use_count() == 1u);
 }
+
+}  // namespace core_intrusive_ptr_test

@@ -5,6 +5,8 @@
 #include <thread>
 #include <vector>
 
+namespace core_object_pool_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -46,3 +48,5 @@ TEST_CASE("a derived class of another size and cross-thread frees work", "[core]
   for (Pooled* p : again) delete p;
   SUCCEED("no crash or leak (ASan/LSan check the cross-thread and exit paths)");
 }
+
+}  // namespace core_object_pool_test

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace core_safe_math_test {
+
 using namespace tensorplay;
 using namespace tensorplay::detail;
 
@@ -83,3 +85,5 @@ TEST_CASE("storage_nbytes: the extent of a strided geometry", "[core][safe_math]
                        Catch::Message("Storage size calculation overflowed with sizes=[1] and "
                                       "strides=[1]"));
 }
+
+}  // namespace core_safe_math_test

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+namespace core_scalar_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -114,3 +116,5 @@ TEST_CASE("Scalar prints as c10 prints it", "[core][scalar]") {
   CHECK(str(Scalar(1.0 / 3)) == "0.333333");
   CHECK(str(Scalar(uint8_t{7})) == "7");
 }
+
+}  // namespace core_scalar_test

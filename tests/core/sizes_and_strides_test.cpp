@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace core_sizes_and_strides_test {
+
 using tensorplay::IntArrayRef;
 using tensorplay::SizesAndStrides;
 
@@ -417,3 +419,5 @@ TEST_CASE("SizesAndStrides: contiguity rules agree with brute force", "[core][si
   }
   CHECK(checked == 1 + 4 * 8 + 16 * 64 + 64 * 512);
 }
+
+}  // namespace core_sizes_and_strides_test

@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+namespace core_storage_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -110,3 +112,5 @@ TEST_CASE("a weakly referenced StorageImpl frees its bytes at the last strong re
   CHECK(frees == 1);  // release_resources ran although the weak pointer keeps the object
   CHECK(weak.expired());
 }
+
+}  // namespace core_storage_test

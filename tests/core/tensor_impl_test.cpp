@@ -5,6 +5,8 @@
 #include <memory>
 #include <vector>
 
+namespace core_tensor_impl_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -189,3 +191,5 @@ TEST_CASE("share_version_counter makes two impls one family", "[core][tensor_imp
   a->bump_version();
   CHECK(v->version_counter().current_version() == 1);
 }
+
+}  // namespace core_tensor_impl_test

@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+namespace core_tensor_options_test {
+
 using namespace tensorplay;
 
 TEST_CASE("TensorOptions defaults, builders and implicit conversions", "[core][options]") {
@@ -50,3 +52,5 @@ TEST_CASE("TensorOptions defaults, builders and implicit conversions", "[core][o
   CHECK(dtype(kDouble).requires_grad(true).requires_grad());
   CHECK(dtype(kDouble).merge_in(requires_grad()).requires_grad());
 }
+
+}  // namespace core_tensor_options_test

@@ -5,6 +5,8 @@
 
 #include <vector>
 
+namespace core_tensor_test {
+
 using namespace tensorplay;
 
 TEST_CASE("a Tensor is one word and copying it shares the TensorImpl", "[core][tensor]") {
@@ -97,3 +99,5 @@ TEST_CASE("the TensorImpl can be released and reclaimed", "[core][tensor]") {
   CHECK(back.numel() == 1);
   CHECK(back.use_count() == 1);
 }
+
+}  // namespace core_tensor_test

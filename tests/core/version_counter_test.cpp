@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace core_version_counter_test {
+
 using namespace tensorplay;
 
 TEST_CASE("VariableVersion allocates its counter eagerly so copies share it",
@@ -32,3 +34,5 @@ TEST_CASE("a disabled counter tracks nothing", "[core][version]") {
   CHECK_FALSE(off.shares_counter(VariableVersion(VariableVersion::DISABLED)));
   CHECK(off.use_count() == 0);
 }
+
+}  // namespace core_version_counter_test

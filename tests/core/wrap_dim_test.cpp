@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace core_wrap_dim_test {
+
 using namespace tensorplay;
 
 TEST_CASE("maybe_wrap_dim wraps negative dims and rejects others with PyTorch's message",
@@ -21,3 +23,5 @@ TEST_CASE("maybe_wrap_dim wraps negative dims and rejects others with PyTorch's 
   CHECK_THROWS_WITH(maybe_wrap_dim(0, 0, /*wrap_scalar=*/false),
                     "Dimension specified as 0 but tensor has no dimensions");
 }
+
+}  // namespace core_wrap_dim_test

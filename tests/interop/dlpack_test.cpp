@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+namespace interop_dlpack_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -515,3 +517,5 @@ TEST_CASE("from_dlpack refuses what TensorPlay cannot represent, leaving ownersh
                          Catch::Message("to_dlpack: cannot pack an undefined tensor"));
   }
 }
+
+}  // namespace interop_dlpack_test

@@ -15,6 +15,8 @@
 #include <optional>
 #include <vector>
 
+namespace ops_binary_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -1161,3 +1163,5 @@ TEST_CASE("binary: operators, aliases and methods agree with the functions", "[o
   // Python-style floor division and modulo with numbers on the left.
   CHECK(values(remainder(-7, vec({2}))) == V{1});
 }
+
+}  // namespace ops_binary_test

@@ -14,6 +14,8 @@
 #include <limits>
 #include <vector>
 
+namespace ops_compare_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -513,3 +515,5 @@ TEST_CASE("compare: isclose, allclose and equal", "[ops][compare]") {
   CHECK_FALSE(equal(vec({0.1}), vec({0.1}, kDouble)));
   CHECK(equal(vec({1, 1}, kInt), vec({1, 1})));
 }
+
+}  // namespace ops_compare_test

@@ -11,6 +11,8 @@
 #include <limits>
 #include <vector>
 
+namespace ops_copy_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -825,3 +827,5 @@ TEST_CASE("item errors", "[ops][copy][item]") {
   // item() reads on the host through a copy, which needs the device's kernel.
   CHECK_THROWS_AS(fake_cuda.item(), NotImplementedError);
 }
+
+}  // namespace ops_copy_test

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+namespace ops_cpu_capability_test {
+
 using namespace tensorplay;
 using detail::CpuCapability;
 
@@ -342,3 +344,5 @@ TEST_CASE("gemm agrees with the reference at every level, edge tiles and strides
   check_close(at_each_level([&] { return matmul(fa, fb); }), 1e-4, 1e-6);
   check_close(at_each_level([&] { return matmul(fa.to(kHalf), fb.to(kHalf)); }), 1e-2, 1e-3);
 }
+
+}  // namespace ops_cpu_capability_test

@@ -7,25 +7,28 @@
 
 #include <vector>
 
-using namespace tensorplay;
-
-namespace {
+namespace ops_device_dispatch_test {
 struct TestOp {
   static constexpr std::string_view name = "test::op";
 };
 struct CountedOp {
   static constexpr std::string_view name = "test::counted";
 };
-int g_counted_calls = 0;
-}  // namespace
+inline int g_counted_calls = 0;
+}  // namespace ops_device_dispatch_test
 
+// A CPU kernel for the test op (a backend's specialisation lives in namespace tensorplay).
 template <>
-struct tensorplay::DeviceKernel<CountedOp, DeviceType::CPU> {
+struct tensorplay::DeviceKernel<ops_device_dispatch_test::CountedOp, tensorplay::DeviceType::CPU> {
   static void run(const Tensor& t, int k) {
     CHECK(t.is_cpu());
-    g_counted_calls += k;
+    ops_device_dispatch_test::g_counted_calls += k;
   }
 };
+
+namespace ops_device_dispatch_test {
+
+using namespace tensorplay;
 
 TEST_CASE("dispatch_device picks the compiled-in device", "[ops][device_dispatch]") {
   CHECK(dispatch_device(kCPU, "test::op", []<DeviceType D>() { return int(D); }) == int(kCPU));
@@ -78,3 +81,5 @@ TEST_CASE("CPU kernels refuse device memory with typed errors", "[ops][device_di
                     "devices, cpu and cuda:0!");
   CHECK(host == std::vector<float>(4, 1.f));  // nothing was written
 }
+
+}  // namespace ops_device_dispatch_test

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+namespace ops_differential_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -281,3 +283,5 @@ TEST_CASE("differential: random op sequences match a naive reference (float32, 2
   for (uint32_t seed = 1000; seed <= 1150; ++seed) run_sequence(seed, kFloat, 1e-4);
   set_num_threads(before);
 }
+
+}  // namespace ops_differential_test

@@ -12,6 +12,8 @@
 #include <initializer_list>
 #include <vector>
 
+namespace ops_factories_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -730,3 +732,5 @@ TEST_CASE("*_like of a tensor too large to hold densely", "[ops][factories]") {
                                       "sizes=[2305843009213693952]"));
   // (The numel case cannot arise here: no tensor whose numel overflows can be made.)
 }
+
+}  // namespace ops_factories_test

@@ -18,6 +18,8 @@
 #include <tensorplay/core/half.hpp>
 #include <tensorplay/ops/gemm.hpp>
 
+namespace ops_gemm_test {
+
 namespace tp = tensorplay;
 
 namespace {
@@ -393,3 +395,5 @@ TEST_CASE("blas_operand: which strides BLAS can express", "[ops][gemm]") {
   CHECK_FALSE(blas_operand(3, 4, -4, 1).ok);
   CHECK_FALSE(blas_operand(3, 4, 1, int64_t{1} << 40).ok);
 }
+
+}  // namespace ops_gemm_test

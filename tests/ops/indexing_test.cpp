@@ -4,6 +4,8 @@
 
 #include <vector>
 
+namespace ops_indexing_test {
+
 using namespace tensorplay;
 using namespace tensorplay::indexing;
 
@@ -322,3 +324,5 @@ TEST_CASE("index_put_ with an index out of bounds writes nothing", "[ops][indexi
                   IndexError);
   CHECK(m.eq(0).all().item<bool>());
 }
+
+}  // namespace ops_indexing_test

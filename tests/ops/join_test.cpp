@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace ops_join_test {
+
 using namespace tensorplay;
 using Catch::Contains;
 
@@ -312,3 +314,5 @@ TEST_CASE("cat and stack refuse results beyond int64", "[ops][join]") {
                        Catch::Message("Storage size calculation overflowed with "
                                       "sizes=[1152921504606846976, 2]"));
 }
+
+}  // namespace ops_join_test

@@ -12,6 +12,8 @@
 #include <limits>
 #include <vector>
 
+namespace ops_linalg_test {
+
 using namespace tensorplay;
 using Catch::Contains;
 
@@ -990,3 +992,5 @@ TEST_CASE("linalg: matmul_out into an operand or a view", "[ops][linalg][matmul]
   CHECK(og._version() == v2 + 1);
   CHECK(values(og) == ref_matmul({2, 1, 4}, values(x), {4, 3}, values(y)).values);
 }
+
+}  // namespace ops_linalg_test

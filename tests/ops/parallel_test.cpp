@@ -19,6 +19,8 @@
 #include <tuple>
 #include <vector>
 
+namespace ops_parallel_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -432,3 +434,5 @@ TEST_CASE("set_num_threads takes effect at the next call, up and down", "[ops][p
     CHECK(chunks.size() == static_cast<std::size_t>(threads));
   }
 }
+
+}  // namespace ops_parallel_test

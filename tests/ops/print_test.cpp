@@ -15,6 +15,8 @@
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/ops/print.hpp>
 
+namespace ops_print_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -1703,3 +1705,5 @@ TEST_CASE("print golden: profile short then precision 6", "[ops][print][golden]"
   const Tensor t = make<float>({1.12345678}, {1});
   CHECK(to_string(t) == "tensor([1.123457])");
 }
+
+}  // namespace ops_print_test

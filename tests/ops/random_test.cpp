@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+namespace ops_random_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -523,3 +525,5 @@ TEST_CASE("random factories refuse element and byte counts beyond int64", "[ops]
   CHECK_THROWS_MATCHES(rand_like(wide), Error, Catch::Message(like_msg));
   CHECK_THROWS_MATCHES(randn_like(wide), Error, Catch::Message(like_msg));
 }
+
+}  // namespace ops_random_test

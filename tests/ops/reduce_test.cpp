@@ -20,6 +20,8 @@
 #include <tuple>
 #include <vector>
 
+namespace ops_reduce_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -1175,3 +1177,5 @@ TEST_CASE("reduce: cumsum_, cumprod_ and the out= forms", "[ops][reduce]") {
   CHECK_THROWS_WITH(cumsum_out(out, make({3}, {1, 2, 3}), 0, kFloat),
                     "Expected out tensor to have dtype float, but got double instead");
 }
+
+}  // namespace ops_reduce_test

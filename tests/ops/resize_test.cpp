@@ -5,6 +5,8 @@
 
 #include <vector>
 
+namespace ops_resize_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -144,3 +146,5 @@ TEST_CASE("resize_ to the same sizes keeps the strides unless a format is asked 
   CHECK(vec(e.strides()) == S{1});
   CHECK(e.storage().nbytes() == 3 * sizeof(float));
 }
+
+}  // namespace ops_resize_test

@@ -10,6 +10,8 @@
 #include <atomic>
 #include <vector>
 
+namespace ops_result_type_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -230,3 +232,5 @@ TEST_CASE("narrow restricts one iteration dimension", "[ops][tensor_iterator]") 
   CHECK_THROWS_WITH(iter.narrow(0, 1, 5), Catch::Contains("is outside dimension 0"));
   CHECK_THROWS_WITH(iter.narrow(3, 0, 1), Catch::Contains("is outside dimension 3"));
 }
+
+}  // namespace ops_result_type_test

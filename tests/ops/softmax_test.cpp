@@ -12,6 +12,8 @@
 #include <limits>
 #include <vector>
 
+namespace ops_softmax_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -316,3 +318,5 @@ TEST_CASE("softmax: softmax_out and log_softmax_out", "[ops][softmax]") {
   softmax_out(dout, x, 1, kDouble);
   check_values(dout, {2, 3}, ref_softmax({2, 3}, {1, 2, 3, 3, 2, 1}, 1, false), 1e-12, 0);
 }
+
+}  // namespace ops_softmax_test

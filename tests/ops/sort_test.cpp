@@ -15,6 +15,8 @@
 
 #include <tensorplay/ops/views.hpp>
 
+namespace ops_sort_test {
+
 using namespace tensorplay;
 using Catch::Contains;
 
@@ -295,3 +297,5 @@ TEST_CASE("topk: 0-d, empty and errors", "[ops][sort][topk]") {
   const auto [v2, i2] = topk(zeros({4, 0}), 0);
   CHECK(shape_of(i2) == S{4, 0});
 }
+
+}  // namespace ops_sort_test

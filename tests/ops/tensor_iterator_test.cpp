@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+namespace ops_tensor_iterator_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -352,3 +354,5 @@ TEST_CASE("allocated outputs take PyTorch's layout, empty shapes included",
   CHECK(out_strides(view_of(base, {3, 1}, {1, 7}), scalar) == S{1, 3});
   CHECK(out_strides(view_of(base, {3, 2}, {1, 3}), scalar) == S{1, 3});  // non-empty: unchanged
 }
+
+}  // namespace ops_tensor_iterator_test

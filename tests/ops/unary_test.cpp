@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace ops_unary_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -817,3 +819,5 @@ TEST_CASE("unary: errors") {
                     Catch::Contains("some elements of the input tensor and the written-to tensor "
                                     "refer to a single memory location"));
 }
+
+}  // namespace ops_unary_test

@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+namespace ops_vec_trig_test {
+
 using namespace tensorplay;
 namespace d = tensorplay::detail;
 
@@ -363,3 +365,5 @@ TEST_CASE("vec_trig: the tensor ops use these functions, in every layout and for
     CHECK(ulp_error_f64(ld.data_ptr<double>()[i], logl(fabsl((long double)v))) < 1.0);
   }
 }
+
+}  // namespace ops_vec_trig_test

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+namespace ops_views_property_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -630,3 +632,5 @@ TEST_CASE("random chains of view ops match a materialising reference", "[ops][vi
   CHECK(checked_elements > 100000);
   CHECK(aliased_writes > 500);
 }
+
+}  // namespace ops_views_property_test

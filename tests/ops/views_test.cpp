@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+namespace ops_views_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -1315,3 +1317,5 @@ TEST_CASE("unfold: window counts beyond int64 and huge steps", "[ops][views]") {
   CHECK(a.sizes() == std::vector<int64_t>{1, 4, 1});
   CHECK(a.strides() == std::vector<int64_t>{4, 1, 4});
 }
+
+}  // namespace ops_views_test

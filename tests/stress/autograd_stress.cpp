@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+namespace stress_autograd_stress {
+
 using namespace tensorplay;
 
 TEST_CASE("independent graphs backpropagate concurrently into a shared leaf",
@@ -38,3 +40,5 @@ TEST_CASE("independent graphs backpropagate concurrently into a shared leaf",
   for (int n : recorded_under_no_grad) CHECK(n == 0);
   CHECK(shared.grad().defined());
 }
+
+}  // namespace stress_autograd_stress

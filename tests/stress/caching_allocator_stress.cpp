@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+namespace stress_caching_allocator_stress {
+
 using tensorplay::CachingAllocator;
 using tensorplay::DataPtr;
 
@@ -277,3 +279,5 @@ TEST_CASE("CachingAllocator: threads exit while others still free their blocks",
   CHECK(corrupt.load() == 0);
   check_balanced(before);
 }
+
+}  // namespace stress_caching_allocator_stress

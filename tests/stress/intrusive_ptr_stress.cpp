@@ -21,6 +21,8 @@
 
 #include <tensorplay/core/intrusive_ptr.hpp>
 
+namespace stress_intrusive_ptr_stress {
+
 using tensorplay::intrusive_ptr;
 using tensorplay::intrusive_ptr_target;
 using tensorplay::make_intrusive;
@@ -296,3 +298,5 @@ TEST_CASE("intrusive_ptr stress: last strong and last weak references dropped co
   CHECK(counters.errors == 0);
   CHECK(counters.dead_locks == 0);
 }
+
+}  // namespace stress_intrusive_ptr_stress

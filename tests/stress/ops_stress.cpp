@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+namespace stress_ops_stress {
+
 using namespace tensorplay;
 
 namespace {
@@ -55,3 +57,5 @@ TEST_CASE("ops stress: concurrent callers, each op split over the pool", "[stres
   set_num_threads(saved);
   CHECK(failures.load() == 0);
 }
+
+}  // namespace stress_ops_stress

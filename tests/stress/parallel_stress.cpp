@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+namespace stress_parallel_stress {
+
 using namespace tensorplay;
 
 namespace {
@@ -129,3 +131,5 @@ TEST_CASE("exceptions under load", "[stress]") {
   for (auto& t : users) t.join();
   CHECK(wrong == 0);
 }
+
+}  // namespace stress_parallel_stress

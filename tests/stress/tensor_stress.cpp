@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+namespace stress_tensor_stress {
+
 using namespace tensorplay;
 
 TEST_CASE("tensors travel between threads and share version counters", "[stress]") {
@@ -40,3 +42,5 @@ TEST_CASE("tensors travel between threads and share version counters", "[stress]
     CHECK_FALSE(wrong);
   }
 }
+
+}  // namespace stress_tensor_stress

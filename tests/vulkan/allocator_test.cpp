@@ -6,6 +6,8 @@
 #include <limits>
 #include <vector>
 
+namespace vulkan_allocator_test {
+
 using namespace tensorplay;
 using vulkan::VulkanCachingAllocator;
 
@@ -226,3 +228,5 @@ TEST_CASE("tensors freed at exit do not crash", "[vulkan][allocator]") {
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("All tests passed"));
 }
+
+}  // namespace vulkan_allocator_test

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+namespace vulkan_context_test {
+
 using namespace tensorplay;
 using tp_vk_test::run_self;
 
@@ -98,3 +100,5 @@ TEST_CASE("TENSORPLAY_VULKAN_DEVICE selects a device; a bad index is a ValueErro
   expect_child_passes("[vulkan_child_bad_device]", {"TENSORPLAY_VULKAN_DEVICE=99"});
   expect_child_passes("[vulkan_child_device_0]", {"TENSORPLAY_VULKAN_DEVICE=0"});
 }
+
+}  // namespace vulkan_context_test

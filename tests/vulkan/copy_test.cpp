@@ -3,6 +3,8 @@
 #include <cstring>
 #include <vector>
 
+namespace vulkan_copy_test {
+
 using namespace tensorplay;
 using tp_vk_test::random_bytes;
 
@@ -167,3 +169,5 @@ TEST_CASE("a large host-to-device copy holds a bounded amount of staging memory"
             vulkan::VulkanCachingAllocator::kSmallSegmentBytes);
   CHECK(download(d, n) == data);
 }
+
+}  // namespace vulkan_copy_test

@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+namespace vulkan_fill_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -73,3 +75,5 @@ TEST_CASE("fill_ checks its range", "[vulkan][fill]") {
   CHECK_THROWS_AS(vulkan::fill_bits_(r, 1u, 2, 9), IndexError);
   vulkan::fill_bits_(r, 1u, 0, 10);  // nothing to do
 }
+
+}  // namespace vulkan_fill_test

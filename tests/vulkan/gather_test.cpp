@@ -4,6 +4,8 @@
 #include <numeric>
 #include <vector>
 
+namespace vulkan_gather_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -110,3 +112,5 @@ TEST_CASE("contiguous_gather checks its arguments", "[vulkan][gather]") {
   CHECK_THROWS_AS(vulkan::contiguous_gather(r, s, std::vector<std::int64_t>{-8, 1}, 63, r),
                   ValueError);
 }
+
+}  // namespace vulkan_gather_test

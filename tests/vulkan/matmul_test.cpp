@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+namespace vulkan_matmul_test {
+
 using namespace tensorplay;
 using vulkan::MatmulOperand;
 
@@ -231,3 +233,5 @@ TEST_CASE("bmm checks its arguments", "[vulkan][matmul]") {
   CHECK_NOTHROW(vulkan::bmm(far, neg, 1, 0, 8, 8, c, 1000));
   CHECK_NOTHROW(vulkan::bmm(far, neg, 1, 8, 0, 8, c, 1000));
 }
+
+}  // namespace vulkan_matmul_test

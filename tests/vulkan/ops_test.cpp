@@ -8,6 +8,8 @@
 #include <tuple>
 #include <vector>
 
+namespace vulkan_ops_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -149,3 +151,5 @@ TEST_CASE("gradients flow through Vulkan reductions, softmax and products",
   check_close(vw.grad(), cw.grad());
   check_close(vb.grad(), cb.grad());
 }
+
+}  // namespace vulkan_ops_test

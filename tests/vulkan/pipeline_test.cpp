@@ -2,6 +2,8 @@
 
 #include <vector>
 
+namespace vulkan_pipeline_test {
+
 using namespace tensorplay;
 
 TEST_CASE("a shader's pipeline is created once and shared", "[vulkan][pipeline]") {
@@ -58,3 +60,5 @@ TEST_CASE("commands are batched into submissions and ordered", "[vulkan][stream]
     CHECK(out[i] == static_cast<std::uint32_t>(i < n / 2 ? steps - 2 : steps - 1));
   }
 }
+
+}  // namespace vulkan_pipeline_test

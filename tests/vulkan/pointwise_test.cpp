@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+namespace vulkan_pointwise_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -247,3 +249,5 @@ TEST_CASE("gradients of elementwise ops flow on Vulkan", "[vulkan][pointwise][au
   // the device (the reduction kernels are the reduction tests' business; here: it matches).
   if (y.grad().defined()) check_same(y.grad(), yc.grad(), 1e-4, 1e-5);
 }
+
+}  // namespace vulkan_pointwise_test

@@ -6,6 +6,8 @@
 #include <limits>
 #include <vector>
 
+namespace vulkan_reduce_test {
+
 using namespace tensorplay;
 using vulkan::ReduceKind;
 
@@ -241,3 +243,5 @@ TEST_CASE("reduce_rows checks its arguments", "[vulkan][reduce]") {
   // rows == 0 is a no-op, whatever the offsets.
   CHECK_NOTHROW(vulkan::reduce_rows(r, 1000, 0, 5, ReduceKind::Sum, r, 1000));
 }
+
+}  // namespace vulkan_reduce_test

@@ -6,6 +6,8 @@
 #include <limits>
 #include <vector>
 
+namespace vulkan_softmax_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -167,3 +169,5 @@ TEST_CASE("softmax_rows checks its arguments", "[vulkan][softmax]") {
   CHECK_NOTHROW(vulkan::softmax_rows(r, 1000, 0, 8, false, s, 1000));
   CHECK_NOTHROW(vulkan::softmax_rows(r, 1000, 8, 0, false, s, 1000));
 }
+
+}  // namespace vulkan_softmax_test

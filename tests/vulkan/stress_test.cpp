@@ -5,6 +5,8 @@
 #include <thread>
 #include <vector>
 
+namespace vulkan_stress_test {
+
 using namespace tensorplay;
 
 TEST_CASE("threads allocate, copy, fill and free concurrently", "[vulkan][stress]") {
@@ -50,3 +52,5 @@ TEST_CASE("threads allocate, copy, fill and free concurrently", "[vulkan][stress
   CHECK(s.cached_bytes == s.reserved_bytes - s.allocated_bytes);
   CHECK(s.num_allocs == s.cache_hits + s.cache_misses);
 }
+
+}  // namespace vulkan_stress_test

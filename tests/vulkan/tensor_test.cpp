@@ -8,6 +8,8 @@
 
 #include <sstream>
 
+namespace vulkan_tensor_test {
+
 using namespace tensorplay;
 
 namespace {
@@ -139,3 +141,5 @@ TEST_CASE("ops without a Vulkan kernel raise typed errors", "[vulkan][tensor][er
   // The values are untouched by the failed attempts.
   CHECK(v.cpu().equal(ones({2, 2})));
 }
+
+}  // namespace vulkan_tensor_test
