@@ -62,7 +62,7 @@ std::vector<Bits> bits_of(std::initializer_list<T> values) {
 }
 
 // An allocator that claims to be a CUDA device but hands out host memory: lets a test reach the
-// "only CPU tensors" check without a CUDA build.
+// device kernels' dispatch without a CUDA build.
 struct FakeDeviceAllocator final : Allocator {
   static void deleter(void* p) { std::free(p); }
   DataPtr allocate(std::size_t n) const override { return allocate(n, Device(kCUDA, 0)); }
@@ -654,11 +654,13 @@ TEST_CASE("tensor() from std::vector and ArrayRef", "[ops][factories]") {
 
 // ===================================== devices ===============================================
 
-TEST_CASE("factories write only CPU tensors", "[ops][factories]") {
+TEST_CASE("factories on a device without kernels raise typed errors", "[ops][factories]") {
   // Without a CUDA build the allocator lookup fails first, naming the macro.
   CHECK_THROWS_WITH(zeros({2}, Device("cuda")), Catch::Contains("TENSORPLAY_USE_CUDA"));
   CHECK_THROWS_WITH(arange(3, Device("cuda")), Catch::Contains("TENSORPLAY_USE_CUDA"));
-  // With an allocator for the device, the element writers refuse it.
+  // With an allocator for the device, writing the elements needs that device's fill_ or copy_
+  // kernel (arange, eye, tensor... make their values on the host and copy them over), which a
+  // build without CUDA does not have.
   FakeDeviceAllocator fake;
   setAllocator(kCUDA, &fake);
   CHECK(empty({2}, Device("cuda:0")).device() == Device(kCUDA, 0));  // allocation itself is fine

@@ -113,4 +113,33 @@ TEST_CASE("contiguous_gather checks its arguments", "[vulkan][gather]") {
                   ValueError);
 }
 
+TEST_CASE("strided_copy writes into a strided destination", "[vulkan][gather]") {
+  TP_REQUIRE_VULKAN();
+  // A 4 x 3 source read transposed (a 3 x 4 view) into rows 1..3, columns 1..4 of a 4 x 6
+  // destination (the kind of slice cat writes).
+  std::vector<float> src(12);
+  std::iota(src.begin(), src.end(), 1.0f);
+  DataPtr dsrc = getAllocator(kVulkan)->allocate(src.size() * 4);
+  DataPtr ddst = getAllocator(kVulkan)->allocate(4 * 6 * 4);
+  vulkan::copy_host_to_device(src.data(), dsrc, src.size() * 4);
+  vulkan::fill_(vulkan::buffer_of(ddst), 0.0f, 24);
+  const std::vector<std::int64_t> sizes{3, 4}, src_strides{1, 3}, dst_strides{6, 1};
+  vulkan::strided_copy(vulkan::buffer_of(dsrc), sizes, src_strides, 0, vulkan::buffer_of(ddst),
+                       dst_strides, 6 + 1);
+  std::vector<float> out(24);
+  vulkan::copy_device_to_host(ddst, out.data(), out.size() * 4);
+  std::vector<float> want(24, 0.0f);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) want[std::size_t((1 + r) * 6 + 1 + c)] = src[std::size_t(c * 3 + r)];
+  }
+  CHECK(out == want);
+  // The destination's reach is checked like the source's.
+  CHECK_THROWS_AS(vulkan::strided_copy(vulkan::buffer_of(dsrc), sizes, src_strides, 0,
+                                       vulkan::buffer_of(ddst), dst_strides, 7 + 6),
+                  IndexError);
+  CHECK_THROWS_AS(vulkan::strided_copy(vulkan::buffer_of(dsrc), sizes, src_strides, 0,
+                                       vulkan::buffer_of(ddst), std::vector<std::int64_t>{6}, 0),
+                  ValueError);
+}
+
 }  // namespace vulkan_gather_test

@@ -19,6 +19,7 @@
 #include <tensorplay/autograd/functions/basic.hpp>
 #include <tensorplay/autograd/node.hpp>
 #include <tensorplay/autograd/saved_variable.hpp>
+#include <tensorplay/core/aliasing_views.hpp>
 #include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/grad_mode.hpp>
@@ -286,6 +287,7 @@ Tensor view_scatter(const Tensor& grad, IntArrayRef base_sizes, const ViewFn& vi
   Tensor z;
   {
     NoGradGuard no_grad;
+    tensorplay::detail::AliasingViewsGuard write_through;
     z = empty(base_sizes, grad.options()).zero_();
     Tensor zv = view_fn(z);
     if (is_non_overlapping(zv.sizes(), zv.strides())) {

@@ -23,6 +23,7 @@
 
 #include <tensorplay/autograd/functions/views.hpp>
 #include <tensorplay/autograd/record.hpp>
+#include <tensorplay/core/aliasing_views.hpp>
 #include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/device_policy.hpp>
 #include <tensorplay/core/inference_mode.hpp>
@@ -168,9 +169,9 @@ Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride, 
     // A device without strided addressing (Vulkan) cannot alias: the view becomes a copy of
     // the elements it addresses, gathered by that device's own copy kernel, with a version
     // counter of its own (writes through it do not reach the base, as with PyTorch's Vulkan
-    // backend). No such device is compiled in today (there is no DevicePolicy<Vulkan> yet), so
-    // this branch is discarded at compile time and no test can reach it.
-    if (!supports_strided_views(base.device().type())) {
+    // backend), except inside a kernel's AliasingViewsGuard. Without such a device compiled
+    // in, this branch is discarded at compile time.
+    if (!supports_strided_views(base.device().type()) && !aliasing_device_views) {
       return view.clone(MemoryFormat::Contiguous);
     }
   }

@@ -45,9 +45,20 @@ namespace detail {
   TP_ERROR("\"", kernel, "\" not implemented for '", scalar_type_name(d), "'");
 }
 
-inline void check_cpu_factory(const Tensor& t, const char* op) {
-  TP_CHECK_NOT_IMPLEMENTED(t.device().is_cpu(), op, ": writing elements on device ", t.device(),
-                           " is not implemented; only CPU tensors are supported");
+// Factories and fills whose values are made on the host (arange, linspace, eye, tensor(...), the
+// random ones): fill(h) writes the CPU tensor h. For a tensor on another device, h is a host
+// tensor of its shape and dtype, then copied over by that device's copy kernel (the one
+// cross-device entry): one upload, the values bit for bit the CPU's, and the CPU generator's
+// stream advances as it would for a CPU tensor (PyTorch's device generators differ from it).
+template <class Fill>
+void fill_on_host(const Tensor& t, Fill&& fill) {
+  if (t.is_cpu()) {
+    fill(t);
+    return;
+  }
+  Tensor host = empty(t.sizes(), TensorOptions().dtype(t.dtype()));
+  fill(host);
+  call_device_kernel<CopyOp>(t.device().type(), t, host);
 }
 
 // Writes `value` (already converted, with Scalar's checked conversion) to every element of a
@@ -316,12 +327,13 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
       TP_CHECK(size_d >= 0 && size_d < 9223372036854775808.0, "invalid size, possible overflow?");
       const auto n = static_cast<int64_t>(size_d);
       Tensor t = empty({n}, opts);
-      detail::check_cpu_factory(t, "arange");
-      if constexpr (std::is_integral_v<T>) {
-        detail::arange_fill_integral(t.data_ptr<T>(), n, xstart, xstep);
-      } else {
-        detail::arange_fill_floating(t.data_ptr<T>(), n, xstart, xstep);
-      }
+      detail::fill_on_host(t, [&](const Tensor& h) {
+        if constexpr (std::is_integral_v<T>) {
+          detail::arange_fill_integral(h.data_ptr<T>(), n, xstart, xstep);
+        } else {
+          detail::arange_fill_floating(h.data_ptr<T>(), n, xstart, xstep);
+        }
+      });
       return t;
     }
   });
@@ -387,7 +399,6 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
                 const TensorOptions& options = {}) {
   TP_CHECK(steps >= 0, "number of steps must be non-negative");
   Tensor t = empty({steps}, options);
-  detail::check_cpu_factory(t, "linspace");
   if (steps == 0) return t;
   if (steps == 1) {  // PyTorch's fill_(start): defined for bool too
     detail::fill_dense(t, start, "linspace");
@@ -397,7 +408,10 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
     if constexpr (std::is_same_v<T, bool>) {
       detail::dtype_not_implemented("linspace_cpu", kBool);
     } else {
-      detail::linspace_fill<T>(t.data_ptr<T>(), steps, start.to<T>(), end.to<T>());
+      const T from = start.to<T>(), to = end.to<T>();
+      detail::fill_on_host(t, [&](const Tensor& h) {
+        detail::linspace_fill<T>(h.data_ptr<T>(), steps, from, to);
+      });
     }
   });
   return t;
@@ -411,12 +425,14 @@ Tensor eye(int64_t n, int64_t m, const TensorOptions& options = {}) {
   // PyTorch's eye resizes its result, and resize_ checks numel before the bytes.
   detail::safe_compute_numel({n, m});
   Tensor t = empty({n, m}, options);
-  detail::zero_dense(t, "eye");
-  const int64_t diag = n < m ? n : m;
-  const int64_t step = t.numel() > 0 ? t.stride(0) + t.stride(1) : 0;
-  dispatch_dtype(t.dtype(), [&]<class T>() {
-    T* p = t.data_ptr<T>();
-    for (int64_t i = 0; i < diag; ++i) p[i * step] = static_cast<T>(1);
+  detail::fill_on_host(t, [&](const Tensor& h) {
+    detail::zero_dense(h, "eye");
+    const int64_t diag = n < m ? n : m;
+    const int64_t step = h.numel() > 0 ? h.stride(0) + h.stride(1) : 0;
+    dispatch_dtype(h.dtype(), [&]<class T>() {
+      T* p = h.data_ptr<T>();
+      for (int64_t i = 0; i < diag; ++i) p[i * step] = static_cast<T>(1);
+    });
   });
   return t;
 }
@@ -575,10 +591,11 @@ template <class T>
 Tensor tensor_from_values(const T* data, std::size_t n, const TensorOptions& options) {
   const TensorOptions opts = options.has_dtype() ? options : options.dtype(desired_dtype<T>());
   Tensor t = empty({static_cast<int64_t>(n)}, opts);
-  check_cpu_factory(t, "tensor");
-  dispatch_dtype(t.dtype(), [&]<class U>() {
-    U* out = t.data_ptr<U>();
-    for (std::size_t i = 0; i < n; ++i) out[i] = Scalar(data[i]).template to<U>();
+  fill_on_host(t, [&](const Tensor& h) {
+    dispatch_dtype(h.dtype(), [&]<class U>() {
+      U* out = h.data_ptr<U>();
+      for (std::size_t i = 0; i < n; ++i) out[i] = Scalar(data[i]).template to<U>();
+    });
   });
   return t;
 }
@@ -596,9 +613,8 @@ inline Tensor tensor(detail::TensorDataContainer data, const TensorOptions& opti
   const std::vector<int64_t> sizes = data.check_nesting();
   const TensorOptions opts = options.has_dtype() ? options : options.dtype(data.infer_dtype());
   Tensor t = empty(sizes, opts);
-  detail::check_cpu_factory(t, "tensor");
-  dispatch_dtype(t.dtype(), [&]<class T>() {
-    data.fill(static_cast<T*>(t.data_ptr()), t.strides());
+  detail::fill_on_host(t, [&](const Tensor& h) {
+    dispatch_dtype(h.dtype(), [&]<class T>() { data.fill(static_cast<T*>(h.data_ptr()), h.strides()); });
   });
   return t;
 }

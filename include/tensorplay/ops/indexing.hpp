@@ -21,6 +21,7 @@
 
 #include <tensorplay/autograd/functions/views.hpp>
 #include <tensorplay/autograd/record.hpp>
+#include <tensorplay/core/aliasing_views.hpp>
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/tensor.hpp>
@@ -450,7 +451,11 @@ void copy_to(const Tensor& dst, const Tensor& value) {
 template <class>
 const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
                                  const Tensor& value) const {
-  detail::Sliced s = detail::apply_slicing(*this, indices);
+  // s.view is where *this is written, so it aliases *this on every device.
+  detail::Sliced s = [&] {
+    detail::AliasingViewsGuard write_through;
+    return detail::apply_slicing(*this, indices);
+  }();
   if (s.advanced.empty()) {
     // x[False] = v writes nothing and checks nothing (libtorch returns before looking at v).
     if (indices.size() == 1 && indices[0].is_boolean() && !indices[0].boolean()) return *this;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <tensorplay/autograd/functions/linalg.hpp>
+#include <tensorplay/core/aliasing_views.hpp>
 #include <tensorplay/core/array_ref.hpp>
 #include <tensorplay/core/dtype.hpp>
 #include <tensorplay/core/error.hpp>
@@ -147,6 +148,7 @@ CatPlan plan_cat(TensorList tensors, int64_t dim, const Tensor* out) {
 template <class = void>
 void cat_fill(const Tensor& result, TensorList tensors, const CatPlan& plan) {
   if (!plan.any_valid) return;
+  AliasingViewsGuard write_through;  // the slices below are result's own bytes on every device
   int64_t offset = 0;
   for (const Tensor& t : tensors) {
     if (cat_should_skip(t)) continue;

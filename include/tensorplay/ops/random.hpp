@@ -339,18 +339,19 @@ inline void random_from_to(const Tensor& t, int64_t from, int64_t to, const Gene
     }
     const int64_t n = t.numel();
     if (n == 0) return;
-    check_cpu_factory(t, "randint");
     const uint64_t range = static_cast<uint64_t>(to) - static_cast<uint64_t>(from);
     const bool wide =
         (std::is_same_v<T, int64_t> || std::is_same_v<T, double> || std::is_same_v<T, float> ||
          std::is_same_v<T, BFloat16>)&&range >= (uint64_t{1} << 32);
-    T* p = t.data_ptr<T>();
-    CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
-    std::lock_guard<std::mutex> lock(g.mutex());
-    for (int64_t i = 0; i < n; ++i) {
-      const uint64_t draw = wide ? g.random64() : g.random();
-      p[i] = static_cast<T>(static_cast<int64_t>(draw % range + static_cast<uint64_t>(from)));
-    }
+    fill_on_host(t, [&](const Tensor& h) {
+      T* p = h.data_ptr<T>();
+      CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
+      std::lock_guard<std::mutex> lock(g.mutex());
+      for (int64_t i = 0; i < n; ++i) {
+        const uint64_t draw = wide ? g.random64() : g.random();
+        p[i] = static_cast<T>(static_cast<int64_t>(draw % range + static_cast<uint64_t>(from)));
+      }
+    });
   });
 }
 
@@ -360,10 +361,11 @@ void uniform_fill(const Tensor& t, const Generator& gen) {
     if constexpr (std::is_integral_v<T>) {
       dtype_not_implemented("check_uniform_bounds", t.dtype());
     } else {
-      check_cpu_factory(t, "rand");
-      CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
-      std::lock_guard<std::mutex> lock(g.mutex());
-      uniform_fill<T>(t, g);
+      fill_on_host(t, [&](const Tensor& h) {
+        CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
+        std::lock_guard<std::mutex> lock(g.mutex());
+        uniform_fill<T>(h, g);
+      });
     }
   });
 }
@@ -374,10 +376,11 @@ void normal_fill(const Tensor& t, const Generator& gen) {
     if constexpr (std::is_integral_v<T>) {
       dtype_not_implemented("normal_kernel_cpu", t.dtype());
     } else {
-      check_cpu_factory(t, "randn");
-      CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
-      std::lock_guard<std::mutex> lock(g.mutex());
-      normal_fill<T>(t, g);
+      fill_on_host(t, [&](const Tensor& h) {
+        CPUGeneratorImpl& g = *gen.unsafeGetGeneratorImpl();
+        std::lock_guard<std::mutex> lock(g.mutex());
+        normal_fill<T>(h, g);
+      });
     }
   });
 }

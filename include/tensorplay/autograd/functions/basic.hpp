@@ -16,6 +16,7 @@
 
 #include <tensorplay/autograd/node.hpp>
 #include <tensorplay/autograd/saved_variable.hpp>
+#include <tensorplay/core/aliasing_views.hpp>
 #include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/ops/dispatch.hpp>
@@ -217,12 +218,16 @@ struct CopySlicesT final : Node {
     if (!g.defined()) return out;
     Tensor result = empty_strided(base_sizes_, base_strides_, g.options());
     result.copy_(g);
-    Tensor slice = result.as_strided(view_sizes_, view_strides_, view_offset_);
-    variable_list res = (*fn_)({slice.clone(MemoryFormat::Contiguous)});
+    // The slice is part of result on every device (an alias that stays in this function).
+    auto slice = [&] {
+      tensorplay::detail::AliasingViewsGuard write_through;
+      return result.as_strided(view_sizes_, view_strides_, view_offset_);
+    };
+    variable_list res = (*fn_)({slice().clone(MemoryFormat::Contiguous)});
     if (!res.empty() && res[0].defined()) {
-      slice.copy_(res[0]);
+      slice().copy_(res[0]);
     } else {
-      slice.zero_();
+      slice().zero_();
     }
     out[0] = std::move(result);
     for (std::size_t i = 1; i < res.size() && i < out.size(); ++i) out[i] = std::move(res[i]);

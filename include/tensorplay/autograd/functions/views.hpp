@@ -23,6 +23,7 @@
 #include <tensorplay/autograd/functions/basic.hpp>
 #include <tensorplay/autograd/node.hpp>
 #include <tensorplay/autograd/record.hpp>
+#include <tensorplay/core/aliasing_views.hpp>
 #include <tensorplay/core/autograd_meta.hpp>
 #include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/tensor.hpp>
@@ -160,6 +161,7 @@ struct MultiViewBackwardT final : Node {
     Tensor z;
     {
       NoGradGuard no_grad;
+      tensorplay::detail::AliasingViewsGuard write_through;
       z = empty(sizes_, any->options()).zero_();
       for (std::size_t i = 0; i < grads.size(); ++i) {
         if (grads[i].defined()) replays_[i](z).copy_(grads[i]);

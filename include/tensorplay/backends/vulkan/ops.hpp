@@ -8,7 +8,7 @@
 //   reductions, softmax and matrix products (ReduceOp, SoftmaxOp, ProductOp): kernels.hpp.
 //
 // Every dtype round-trips: what has no shader yet (dtype conversion on the device, 8- and 16-bit
-// strided sources, fill of other widths, a strided destination) takes the host road: the
+// strided views, fill of other widths) takes the host road: the
 // values are computed by the CPU kernels on a host copy and uploaded, so results are always the
 // CPU's. Argument checks (shapes, broadcasting, dtype ranges) are the CPU kernels' own: a device
 // path runs only where they cannot fail, everything else goes through them.
@@ -70,21 +70,23 @@ inline bool gatherable(const Tensor& t) {
          t.dim() + (words > 1 ? 1 : 0) <= kMaxGatherDims;
 }
 
-// dst (Vulkan, contiguous, dst's shape and dtype) = the elements of src (Vulkan, same dtype and
-// shape, any strides), by the gather shader.
+// dst = src, both on the device with one dtype and shape and any strides (dst's elements
+// distinct), by the gather shader: an 8-byte element is two words, an extra innermost dim.
 inline void gather_into(const Tensor& dst, const Tensor& src) {
   const int64_t words = src.itemsize() / 4;
   std::vector<int64_t> sizes(src.sizes().begin(), src.sizes().end());
-  std::vector<int64_t> strides(src.strides().begin(), src.strides().end());
-  for (auto& s : strides) s *= words;
+  std::vector<int64_t> src_strides(src.strides().begin(), src.strides().end());
+  std::vector<int64_t> dst_strides(dst.strides().begin(), dst.strides().end());
+  for (auto& s : src_strides) s *= words;
+  for (auto& s : dst_strides) s *= words;
   if (words > 1) {
     sizes.push_back(words);
-    strides.push_back(1);
+    src_strides.push_back(1);
+    dst_strides.push_back(1);
   }
-  const BufferRange from = buffer_of(*src.storage().unsafeGetStorageImpl());
-  const BufferRange to = buffer_of(*dst.storage().unsafeGetStorageImpl());
-  contiguous_gather(from, sizes, strides, src.storage_offset() * words, to,
-                    static_cast<std::size_t>(dst.storage_offset() * words));
+  strided_copy(buffer_of(*src.storage().unsafeGetStorageImpl()), sizes, src_strides,
+               src.storage_offset() * words, buffer_of(*dst.storage().unsafeGetStorageImpl()),
+               dst_strides, dst.storage_offset() * words);
 }
 
 // src's values in a CPU tensor of src's shape and dtype.
@@ -134,11 +136,14 @@ struct DeviceKernel<CopyOp, DeviceType::Vulkan> {
              dst.device(), " is not supported");
     // On the device when nothing converts, broadcasts or overlaps (views of a Vulkan tensor are
     // copies, so two tensors share a storage only inside as_strided's materialisation).
+    // A strided destination is a kernel writing through an alias (cat's slices, the gradient
+    // of a view: ops/as_strided.hpp's AliasingViewsGuard); one that overlaps itself takes the
+    // host road, whose CPU copy raises PyTorch's error.
     const bool same_storage = dst.storage().is_alias_of(src.storage());
-    if (src.dtype() == dst.dtype() && src.sizes() == dst.sizes() && dst.is_contiguous() &&
-        !same_storage) {
+    if (src.dtype() == dst.dtype() && src.sizes() == dst.sizes() && !same_storage &&
+        (dst.is_contiguous() || autograd::detail::is_non_overlapping(dst.sizes(), dst.strides()))) {
       if (src.numel() == 0) return;
-      if (src.is_contiguous()) {
+      if (src.is_contiguous() && dst.is_contiguous()) {
         copy_device_to_device(element_range(src), element_range(dst), dst.nbytes());
         return;
       }

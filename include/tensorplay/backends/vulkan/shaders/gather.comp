@@ -1,7 +1,9 @@
-// gather: materialises a strided view of 32-bit elements (float32, int32, uint32) as a
-// contiguous row-major array: dst[dst_first + i] = src[src_offset + sum_d index_d(i) * stride_d],
-// where index_d(i) are the row-major coordinates of i in `sizes`. Up to 8 dimensions; sizes,
-// strides and offsets are in elements and fit 32 bits (checked by the host).
+// gather: copies a strided view of 32-bit elements (float32, int32, uint32) into another
+// strided view: dst[dst_offset + sum_d index_d(i) * dst_strides_d] =
+// src[src_offset + sum_d index_d(i) * src_strides_d], where index_d(i) are the row-major
+// coordinates of i in `sizes`. With contiguous destination strides this materialises a view;
+// with a slice's strides it writes into part of a tensor (cat, the gradient of a view). Up to 8
+// dimensions; sizes, strides and offsets are in elements and fit 32 bits (checked by the host).
 // See include/tensorplay/backends/vulkan/gather.hpp.
 #version 450
 
@@ -13,10 +15,11 @@ layout(set = 0, binding = 1) writeonly buffer Dst { uint words[]; } dst;
 layout(push_constant) uniform Push {
   uint ndim;
   uint numel;
-  uint src_offset;  // the view's storage offset, in elements from the bound range's start
-  uint dst_first;   // first output element, from the bound range's start
+  uint src_offset;  // elements from the bound range's start
+  uint dst_offset;
   uint sizes[8];
-  uint strides[8];
+  uint src_strides[8];
+  uint dst_strides[8];
 } pc;
 
 void main() {
@@ -27,10 +30,13 @@ void main() {
   }
   uint rest = i;
   uint s = pc.src_offset;
-  for (int d = int(pc.ndim) - 1; d >= 0; --d) {
-    const uint size = pc.sizes[d];
-    s += (rest % size) * pc.strides[d];
+  uint d = pc.dst_offset;
+  for (int k = int(pc.ndim) - 1; k >= 0; --k) {
+    const uint size = pc.sizes[k];
+    const uint at = rest % size;
+    s += at * pc.src_strides[k];
+    d += at * pc.dst_strides[k];
     rest /= size;
   }
-  dst.words[pc.dst_first + i] = src.words[s];
+  dst.words[d] = src.words[s];
 }
