@@ -5,6 +5,7 @@
 #include <tensorplay/tensorplay.hpp>
 
 #include <cmath>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -87,6 +88,55 @@ TEST_CASE("reductions on Vulkan match the CPU over any dims", "[vulkan][ops][red
                     Catch::Contains("Expected all tensors to be on the same device"));
   // Float32 only: an integer sum would need int64 accumulation on the device.
   CHECK_THROWS_AS(arange(6, kInt).vulkan().sum(), TypeError);
+}
+
+TEST_CASE("prod, var, std and logsumexp on Vulkan match the CPU", "[vulkan][ops][reduce]") {
+  TP_REQUIRE_VULKAN();
+  // Values near 1, so products of hundreds of them stay finite.
+  const Tensor a = rand({4, 5, 150}) * 0.2 + 0.9;
+  const Tensor v = a.vulkan();
+  check_close(v.prod(), a.prod(), 1e-3);
+  check_close(v.var(), a.var());
+  check_close(v.std(), a.std());
+  check_close(v.logsumexp({0, 1, 2}), a.logsumexp({0, 1, 2}));
+  for (const std::vector<int64_t>& dims :
+       std::vector<std::vector<int64_t>>{{0}, {2}, {-1}, {0, 2}, {0, 1, 2}}) {
+    for (bool keepdim : {false, true}) {
+      CAPTURE(dims, keepdim);
+      if (dims.size() == 1) check_close(v.prod(dims[0], keepdim), a.prod(dims[0], keepdim), 1e-3);
+      check_close(v.var(dims, true, keepdim), a.var(dims, true, keepdim));
+      check_close(v.std(dims, false, keepdim), a.std(dims, false, keepdim));
+      check_close(v.logsumexp(dims, keepdim), a.logsumexp(dims, keepdim));
+      const auto [var, mean] = var_mean(v, dims, true, keepdim);
+      const auto [cvar, cmean] = var_mean(a, dims, true, keepdim);
+      check_close(var, cvar);
+      check_close(mean, cmean);
+      check_close(std::get<0>(std_mean(v, dims, true, keepdim)),
+                  std::get<0>(std_mean(a, dims, true, keepdim)));
+    }
+  }
+  // prod of an empty row is 1; logsumexp's shift: rows of -inf give -inf, a row holding +inf
+  // gives +inf; var with correction >= N is inf (or NaN for 0 / 0).
+  check_close(zeros({3, 0}, kVk).prod(1), zeros({3, 0}).prod(1));
+  const float inf = std::numeric_limits<float>::infinity();
+  const Tensor e = tensor({{-inf, -inf}, {1.0f, inf}, {0.5f, 2.0f}});
+  check_close(e.vulkan().logsumexp({1}), e.logsumexp({1}));
+  const Tensor two = tensor({1.0f, 3.0f});
+  check_close(var(two.vulkan(), {0}, int64_t{2}, false), var(two, {0}, int64_t{2}, false));
+  // Gradients, through the composites.
+  Tensor x = a.narrow(2, 0, 7).vulkan().requires_grad_();
+  Tensor xc = a.narrow(2, 0, 7).requires_grad_();
+  (x.std(IntArrayRef{2}).sum() + x.logsumexp({1}).sum() + x.prod(2).sum()).backward();
+  (xc.std(IntArrayRef{2}).sum() + xc.logsumexp({1}).sum() + xc.prod(2).sum()).backward();
+  check_close(x.grad(), xc.grad(), 1e-3);
+  // prod's gradient with a zero in a line: the product of the others (computed on the host).
+  const Tensor z = tensor({{2.0f, 0.0f, 3.0f}, {1.0f, 4.0f, 5.0f}});
+  Tensor zv = z.vulkan().requires_grad_(), zc = z.clone().requires_grad_();
+  zv.prod(1).sum().backward();
+  zc.prod(1).sum().backward();
+  check_close(zv.grad(), zc.grad());
+  CHECK_THROWS_AS(arange(6, kInt).vulkan().prod(), TypeError);
+  CHECK_THROWS_WITH(arange(6, kInt).vulkan().var(), Catch::Contains("floating point"));
 }
 
 TEST_CASE("softmax and log_softmax on Vulkan match the CPU", "[vulkan][ops][softmax]") {

@@ -181,7 +181,7 @@ TEST_CASE("reduce_rows NaN, infinity and tie semantics", "[vulkan][reduce]") {
   CHECK(val[4] == 35.0f);
 }
 
-TEST_CASE("reduce_rows of empty rows: sum 0, mean NaN", "[vulkan][reduce]") {
+TEST_CASE("reduce_rows of empty rows: sum 0, prod 1, mean NaN", "[vulkan][reduce]") {
   TP_REQUIRE_VULKAN();
   DataPtr dsrc = upload({1.0f});
   DataPtr ddst = getAllocator(kVulkan)->allocate(3 * 4);
@@ -194,6 +194,10 @@ TEST_CASE("reduce_rows of empty rows: sum 0, mean NaN", "[vulkan][reduce]") {
                       0);
   vulkan::copy_device_to_host(ddst, out.data(), 12);
   for (float v : out) CHECK(std::isnan(v));
+  vulkan::reduce_rows(vulkan::buffer_of(dsrc), 0, 3, 0, ReduceKind::Prod, vulkan::buffer_of(ddst),
+                      0);
+  vulkan::copy_device_to_host(ddst, out.data(), 12);
+  CHECK(out == std::vector<float>{1, 1, 1});
   // No element is read: the source may be an empty range.
   vulkan::reduce_rows(vulkan::BufferRange{}, 0, 3, 0, ReduceKind::Sum, vulkan::buffer_of(ddst), 0);
   vulkan::copy_device_to_host(ddst, out.data(), 12);
@@ -222,7 +226,7 @@ TEST_CASE("reduce_rows checks its arguments", "[vulkan][reduce]") {
   CHECK_THROWS_WITH(vulkan::reduce_rows(r, 0, 4, 0, ReduceKind::Argmax, r, 0),
                     Catch::Contains("argmax() of an empty row") &&
                         Catch::Contains("Expected reduction dim to have non-zero size"));
-  CHECK_THROWS_AS(vulkan::reduce_rows(r, 0, 2, 2, static_cast<ReduceKind>(6), r, 0), ValueError);
+  CHECK_THROWS_AS(vulkan::reduce_rows(r, 0, 2, 2, static_cast<ReduceKind>(7), r, 0), ValueError);
   // Source: 8 x 8 from element 1 reads element 64.
   CHECK_THROWS_AS(vulkan::reduce_rows(r, 1, 8, 8, ReduceKind::Sum, r, 0), IndexError);
   CHECK_NOTHROW(vulkan::reduce_rows(r, 0, 8, 8, ReduceKind::Sum, r, 56));

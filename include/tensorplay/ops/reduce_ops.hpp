@@ -376,11 +376,38 @@ struct SquaredDeviationOp {
   }
 };
 
+// The dims of a mask, in order (for composites that call the public ops).
+inline std::vector<int64_t> mask_dims(DimMask mask, int64_t ndim) {
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if ((mask >> d) & 1u) dims.push_back(d);
+  }
+  return dims;
+}
+
+// var/std (and the mean) on a device without a fused kernel: composed of that device's mean,
+// subtraction, square, sum and sqrt, in the input's dtype (the CPU accumulates in double).
+// Each op raises the device's own error where it has no kernel.
+template <class = void>
+void var_composite(const Tensor& result, const Tensor& mean_result, const Tensor& self,
+                   DimMask mask, bool keepdim, double correction, bool take_sqrt) {
+  NoGradGuard no_grad;  // the front end records the graph
+  const std::vector<int64_t> dims = mask_dims(mask, self.dim());
+  const Tensor mean = self.mean(dims, /*keepdim=*/true);
+  const double divisor = std::max(0.0, double(reduced_count(self.sizes(), mask)) - correction);
+  Tensor v = (self - mean).square().sum(dims, keepdim).div(divisor);
+  if (take_sqrt) v = v.sqrt();
+  copy_impl(result, v);
+  if (mean_result.defined()) copy_impl(mean_result, mean.reshape(mean_result.sizes()));
+}
+
 // var/std into `result`; the mean into `mean_result` when it is defined (var_mean, std_mean).
 template <class = void>
 void var_kernel(const Tensor& result, bool result_is_new, const Tensor& mean_result,
                 const Tensor& self, DimMask mask, bool keepdim, double correction, bool take_sqrt) {
-  if (!self.is_cpu()) detail::throw_no_device_loop(self.device());  // CPU accumulation only
+  if (!self.is_cpu()) {
+    return var_composite(result, mean_result, self, mask, keepdim, correction, take_sqrt);
+  }
   const std::vector<int64_t> keep = reduced_shape(self.sizes(), mask, true);
   const int64_t count = reduced_count(self.sizes(), mask);
   const Tensor src = self.to(float_compute_dtype(self.dtype()));
@@ -571,7 +598,18 @@ Tensor logsumexp_impl(const Tensor& self, IntArrayRef dim, bool keepdim, const T
   const DType in_dtype = is_integral(self.dtype(), /*include_bool=*/true) ? kFloat : self.dtype();
   const DType out_dtype = out.defined() ? out.dtype() : in_dtype;
   Tensor result = reduction_result(out, self, mask, keepdim, out_dtype);
-  if (result.numel() > 0) {
+  if (result.numel() > 0 && !self.is_cpu()) {
+    // Another device: composed of its amax, masked_fill, sub, exp, sum and log, with the CPU's
+    // shift rule below.
+    NoGradGuard no_grad;  // the front end records the graph
+    const std::vector<int64_t> dims = mask_dims(mask, self.dim());
+    const Tensor x = self.to(in_dtype);
+    Tensor shift = self.numel() == 0 ? zeros(reduced_shape(self.sizes(), mask, true), x.options())
+                                     : x.amax(dims, /*keepdim=*/true);
+    shift = shift.masked_fill(shift.abs().eq(std::numeric_limits<double>::infinity()), 0);
+    Tensor r = (x - shift).exp().sum(dims, keepdim).log();
+    copy_impl(result, r + (keepdim ? shift : shift.reshape(r.sizes())));
+  } else if (result.numel() > 0) {
     const Tensor src = to_compute(self, in_dtype, float_compute_dtype(in_dtype));
     const std::vector<int64_t> keep = reduced_shape(self.sizes(), mask, true);
     dispatch_dtype(src.dtype(), [&]<class T>() {

@@ -213,11 +213,11 @@ Tensor value_selecting_backward(Tensor g, int64_t dim, Tensor indices, IntArrayR
   return scatter_add_along(g, dim, indices, sizes);
 }
 
-// Reads a contiguous double copy of t (no history).
+// A contiguous double copy of t on the host (no history), for the loops below.
 template <class = void>
 Tensor double_copy(const Tensor& t) {
   NoGradGuard no_grad;
-  return t.to(kDouble).contiguous();
+  return t.to(kCPU, kDouble).contiguous();
 }
 
 template <class = void>
@@ -255,7 +255,7 @@ Tensor prod_others(const Tensor& self, int64_t dim) {
     }
   }
   NoGradGuard no_grad;
-  return out.to(self.dtype());
+  return out.to(self.device(), self.dtype());  // back to self's device
 }
 
 // cumprod's gradient for lines holding zeros: grad_k = sum_{j >= k} g_j prod_{i <= j, i != k} x_i,

@@ -62,8 +62,7 @@ struct DeviceKernel<ReduceOp, DeviceType::Vulkan> {
       case ReduceCode::Amin: kind = ReduceKind::Amin, name = "aten::amin"; break;
       case ReduceCode::Argmax: kind = ReduceKind::Argmax, name = "aten::argmax"; break;
       case ReduceCode::Argmin: kind = ReduceKind::Argmin, name = "aten::argmin"; break;
-      case ReduceCode::Prod:
-        ::tensorplay::detail::throw_no_device_kernel("aten::prod", DeviceType::Vulkan, true);
+      case ReduceCode::Prod: kind = ReduceKind::Prod, name = "aten::prod"; break;
     }
     check_float32(name, self);
     const bool arg = code == ReduceCode::Argmax || code == ReduceCode::Argmin;

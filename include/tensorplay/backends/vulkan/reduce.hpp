@@ -1,4 +1,4 @@
-// Vulkan row reductions of float32 matrices: sum, mean, amax, amin (float32 results) and
+// Vulkan row reductions of float32 matrices: sum, mean, prod, amax, amin (float32 results) and
 // argmax, argmin (int64 results), one result per row of a contiguous rows x cols matrix. The
 // kernel behind full and last-dimension reductions once the input is made contiguous.
 // Shader: shaders/reduce.comp.
@@ -6,9 +6,9 @@
 // One workgroup of 256 invocations per row (rows beyond maxComputeWorkGroupCount[0] fold into
 // y, as dispatch_1d does); each invocation strides through the row and a shared-memory tree
 // combines the partial results in a fixed order, so the results are deterministic (no
-// atomics). Semantics follow PyTorch: the sum of an empty row is 0 and its mean NaN; amax and
-// amin propagate NaN; argmax and argmin give the index of the first NaN if there is one, else
-// of the first maximum (minimum). Amax/amin/argmax/argmin of an empty row is an IndexError.
+// atomics). Semantics follow PyTorch: the sum of an empty row is 0, its prod 1 and its mean
+// NaN; amax and amin propagate NaN; argmax and argmin give the index of the first NaN if there
+// is one, else of the first maximum (minimum). Amax/amin/argmax/argmin of an empty row is an IndexError.
 #pragma once
 
 #include <tensorplay/backends/vulkan/pipeline.hpp>
@@ -19,7 +19,7 @@
 
 namespace tensorplay::vulkan {
 
-enum class ReduceKind : std::uint32_t { Sum, Mean, Amax, Amin, Argmax, Argmin };
+enum class ReduceKind : std::uint32_t { Sum, Mean, Amax, Amin, Argmax, Argmin, Prod };
 
 inline const char* reduce_kind_name(ReduceKind kind) noexcept {
   switch (kind) {
@@ -29,6 +29,7 @@ inline const char* reduce_kind_name(ReduceKind kind) noexcept {
     case ReduceKind::Amin: return "amin";
     case ReduceKind::Argmax: return "argmax";
     case ReduceKind::Argmin: return "argmin";
+    case ReduceKind::Prod: return "prod";
   }
   return "?";
 }
@@ -52,15 +53,16 @@ inline constexpr ShaderInfo reduce_shader{"reduce",
 
 // Reduces each row r of the rows x cols float32 matrix at elements
 // [src_first + r * cols, src_first + (r + 1) * cols) of `src` into element dst_first + r of
-// `dst`: float32 for Sum/Mean/Amax/Amin, int64 for Argmax/Argmin (dst_first then counts int64
+// `dst`: float32 for Sum/Mean/Prod/Amax/Amin, int64 for Argmax/Argmin (dst_first then counts int64
 // elements). rows == 0 writes nothing. Offsets must fit 32-bit element indices.
 inline void reduce_rows(const BufferRange& src, std::size_t src_first, std::uint32_t rows,
                         std::uint32_t cols, ReduceKind kind, const BufferRange& dst,
                         std::size_t dst_first) {
   const auto k = static_cast<std::uint32_t>(kind);
-  TP_CHECK_VALUE(k <= static_cast<std::uint32_t>(ReduceKind::Argmin),
+  TP_CHECK_VALUE(k <= static_cast<std::uint32_t>(ReduceKind::Prod),
                  "vulkan::reduce_rows: unknown reduction kind ", k);
-  TP_CHECK_INDEX(cols > 0 || kind == ReduceKind::Sum || kind == ReduceKind::Mean,
+  TP_CHECK_INDEX(cols > 0 || kind == ReduceKind::Sum || kind == ReduceKind::Mean ||
+                     kind == ReduceKind::Prod,
                  "vulkan::reduce_rows: ", reduce_kind_name(kind),
                  "() of an empty row: Expected reduction dim to have non-zero size.");
   if (rows == 0) return;
@@ -73,7 +75,7 @@ inline void reduce_rows(const BufferRange& src, std::size_t src_first, std::uint
   const detail::ReducePush push{static_cast<std::uint32_t>(src_first), rows, cols, k,
                                 static_cast<std::uint32_t>(dst_first), serial ? 1u : 0u};
   // One invocation per short row, else one workgroup per row (dispatch_1d's fold of rows * 256
-  // invocations). With cols == 0 (sum/mean only) nothing is read; `dst` stands in for the
+  // invocations). With cols == 0 (sum/mean/prod only) nothing is read; `dst` stands in for the
   // empty source.
   const BufferRange& in = numel == 0 ? dst : src;
   dispatch_1d(reduce_shader, {in, dst}, push,

@@ -1,5 +1,5 @@
 // reduce: one float32 value (or int64 index) per row of a rows x cols row-major matrix: sum,
-// mean, amax, amin, argmax, argmin. Short rows: one invocation per row (serial). Otherwise one
+// mean, prod, amax, amin, argmax, argmin. Short rows: one invocation per row (serial). Otherwise one
 // workgroup per row (row = gl_WorkGroupID.x +
 // gl_WorkGroupID.y * gl_NumWorkGroups.x: the dispatch_1d fold with one group per row). Each
 // invocation walks the row with a stride of 256 in index order, then a shared-memory tree
@@ -8,8 +8,8 @@
 // NaN: amax/amin/argmax/argmin treat NaN as larger (and smaller) than everything, as PyTorch
 // does: any NaN in the row gives NaN (amax/amin) or the index of the first NaN (argmax/argmin).
 // NaN is tested on the bits, never with float comparisons a driver might reorder. Ties go to
-// the smallest index. Sum and mean rely on IEEE addition to propagate NaN and inf; the mean of
-// an empty row is NaN (written explicitly: 0/0 is undefined in Vulkan).
+// the smallest index. Sum, mean and prod rely on IEEE arithmetic to propagate NaN and inf; the
+// mean of an empty row is NaN (written explicitly: 0/0 is undefined in Vulkan), its prod 1.
 //
 // Indices are written as int64: two 32-bit words (low, high) per row. Every element offset
 // fits 32 bits (checked by the host). See include/tensorplay/backends/vulkan/reduce.hpp.
@@ -24,16 +24,27 @@ layout(push_constant) uniform Push {
   uint src_first;  // first element of row 0, from the bound range's start
   uint rows;
   uint cols;
-  uint kind;       // ReduceKind: 0 sum, 1 mean, 2 amax, 3 amin, 4 argmax, 5 argmin
+  uint kind;       // ReduceKind: 0 sum, 1 mean, 2 amax, 3 amin, 4 argmax, 5 argmin, 6 prod
   uint dst_first;  // first output element (float32 or int64), from the bound range's start
   uint serial;     // 1: one invocation per row, walking it in order (short rows)
 } pc;
 
-const uint kSum = 0u, kMean = 1u, kAmax = 2u, kAmin = 3u, kArgmax = 4u, kArgmin = 5u;
+const uint kSum = 0u, kMean = 1u, kAmax = 2u, kAmin = 3u, kArgmax = 4u, kArgmin = 5u, kProd = 6u;
 const uint kNone = 0xFFFFFFFFu;  // index of an empty partial result
 
 shared float s_val[256];
 shared uint s_idx[256];
+
+// Sum, mean and prod accumulate: their identity and their combination.
+bool accumulates() {
+  return pc.kind == kSum || pc.kind == kMean || pc.kind == kProd;
+}
+float identity() {
+  return pc.kind == kProd ? 1.0 : 0.0;
+}
+float combine(float a, float b) {
+  return pc.kind == kProd ? a * b : a + b;
+}
 
 bool is_nan(float x) {
   return (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u;
@@ -70,10 +81,10 @@ void serial_row() {
     return;
   }
   const uint base = pc.src_first + row * pc.cols;
-  if (pc.kind == kSum || pc.kind == kMean) {
-    float acc = 0.0;
+  if (accumulates()) {
+    float acc = identity();
     for (uint j = 0u; j < pc.cols; ++j) {
-      acc += src.v[base + j];
+      acc = combine(acc, src.v[base + j]);
     }
     write_result(row, acc, 0u);
     return;
@@ -102,16 +113,16 @@ void main() {
   }
   const uint tid = gl_LocalInvocationID.x;
   const uint base = pc.src_first + row * pc.cols;
-  if (pc.kind == kSum || pc.kind == kMean) {
-    float acc = 0.0;
+  if (accumulates()) {
+    float acc = identity();
     for (uint j = tid; j < pc.cols; j += 256u) {
-      acc += src.v[base + j];
+      acc = combine(acc, src.v[base + j]);
     }
     s_val[tid] = acc;
     barrier();
     for (uint s = 128u; s > 0u; s >>= 1) {
       if (tid < s) {
-        s_val[tid] = s_val[tid] + s_val[tid + s];
+        s_val[tid] = combine(s_val[tid], s_val[tid + s]);
       }
       barrier();
     }
