@@ -78,6 +78,11 @@ const std::vector<std::pair<std::string, Binary>>& binary_ops() {
       {"le", [](const Tensor& a, const Tensor& b) { return a <= b; }},
       {"gt", [](const Tensor& a, const Tensor& b) { return a > b; }},
       {"ge", [](const Tensor& a, const Tensor& b) { return a >= b; }},
+      {"atan2", [](const Tensor& a, const Tensor& b) { return atan2(a, b); }},
+      {"remainder", [](const Tensor& a, const Tensor& b) { return remainder(a, b); }},
+      {"fmod", [](const Tensor& a, const Tensor& b) { return fmod(a, b); }},
+      {"div trunc", [](const Tensor& a, const Tensor& b) { return a.div(b, "trunc"); }},
+      {"div floor", [](const Tensor& a, const Tensor& b) { return a.div(b, "floor"); }},
   };
   return ops;
 }
@@ -156,6 +161,23 @@ TEST_CASE("unary ops and clamp on Vulkan compute like the CPU", "[vulkan][pointw
       {"clamp min", [](const Tensor& t) { return t.clamp(0.25, std::nullopt); }},
       {"clamp max", [](const Tensor& t) { return t.clamp(std::nullopt, -0.25); }},
       {"clamp nan bound", [](const Tensor& t) { return t.clamp(std::nanf(""), 1); }},
+      // tan away from its poles, asin/acos mostly inside [-1, 1].
+      {"tan", [](const Tensor& t) { return (t * 0.45).tan(); }},
+      {"asin", [](const Tensor& t) { return (t / 2.5).asin(); }},
+      {"acos", [](const Tensor& t) { return (t / 2.5).acos(); }},
+      {"atan", [](const Tensor& t) { return t.atan(); }},
+      {"sinh", [](const Tensor& t) { return t.sinh(); }},
+      {"cosh", [](const Tensor& t) { return t.cosh(); }},
+      {"exp2", [](const Tensor& t) { return t.exp2(); }},
+      {"expm1", [](const Tensor& t) { return t.expm1(); }},
+      {"log2", [](const Tensor& t) { return t.log2(); }},
+      {"log10", [](const Tensor& t) { return t.log10(); }},
+      {"log1p", [](const Tensor& t) { return t.log1p(); }},
+      {"erf", [](const Tensor& t) { return t.erf(); }},
+      {"floor", [](const Tensor& t) { return t.floor(); }},
+      {"ceil", [](const Tensor& t) { return t.ceil(); }},
+      {"trunc", [](const Tensor& t) { return t.trunc(); }},
+      {"round", [](const Tensor& t) { return (t * 2).round(); }},  // halves: to even
   };
   for (const auto& [name, op] : ops) {
     for (const auto& shape : std::vector<std::vector<int64_t>>{{}, {1}, {300}, {3, 0}, {6, 7, 5}}) {
@@ -224,12 +246,11 @@ TEST_CASE("elementwise ops Vulkan cannot run raise typed errors", "[vulkan][poin
   CHECK_THROWS_WITH(i * 2, Catch::Contains("'aten::mul' on the Vulkan backend computes in float32"));
   CHECK_THROWS_AS(-i, TypeError);
   const Tensor f = ones({4}, kVk);
-  // Ops without a shader: PyTorch's "Could not run" wording, as NotImplementedError.
-  CHECK_THROWS_AS(f.atan2(f), NotImplementedError);
-  CHECK_THROWS_WITH(f.sinh(), Catch::Contains("with arguments from the 'Vulkan' backend"));
-  CHECK_THROWS_AS(f.floor(), NotImplementedError);
-  CHECK_THROWS_AS(f.div(f, "floor"), NotImplementedError);
-  CHECK_THROWS_AS(f.remainder(2), NotImplementedError);
+  // Ops without a shader: PyTorch's "Could not run" wording, as NotImplementedError, naming
+  // the op when it has a code.
+  CHECK_THROWS_AS(f.sign(), NotImplementedError);
+  CHECK_THROWS_WITH(f.frac(), Catch::Contains("with arguments from the 'Vulkan' backend"));
+  CHECK_THROWS_AS(i.remainder(2), TypeError);
   // The operands are untouched.
   CHECK(f.cpu().equal(ones({4})));
   CHECK(i.cpu().equal(arange(4, kInt)));

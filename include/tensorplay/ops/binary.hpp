@@ -447,7 +447,11 @@ DivMode parse_rounding_mode(std::optional<std::string_view> mode) {
 
 template <class = void>
 void div_kernel(BinaryPlan& p, DivMode mode) {
-  if (p.run_on_device(mode == DivMode::True ? PointwiseCode::Div : PointwiseCode::None)) return;
+  if (p.run_on_device(mode == DivMode::True    ? PointwiseCode::Div
+                      : mode == DivMode::Trunc ? PointwiseCode::DivTrunc
+                                               : PointwiseCode::DivFloor)) {
+    return;
+  }
   const DType dt = p.common_dtype();
   const char* name = mode == DivMode::True    ? "div_cpu"
                      : mode == DivMode::Trunc ? "div_trunc_cpu"
@@ -471,6 +475,7 @@ void div_kernel(BinaryPlan& p, DivMode mode) {
 
 template <class = void>
 void remainder_kernel(BinaryPlan& p) {
+  if (p.run_on_device(PointwiseCode::Remainder)) return;
   dispatch_set<kSetIntegral | kSetFloating>(p.common_dtype(), "remainder_cpu", [&]<class T>() {
     using M = opmath_t<T>;
     p.run<T, T>([](M x, M y) { return remainder_value(x, y); });
@@ -479,6 +484,7 @@ void remainder_kernel(BinaryPlan& p) {
 
 template <class = void>
 void fmod_kernel(BinaryPlan& p) {
+  if (p.run_on_device(PointwiseCode::Fmod)) return;
   dispatch_set<kSetIntegral | kSetFloating>(p.common_dtype(), "fmod_cpu", [&]<class T>() {
     using M = opmath_t<T>;
     p.run<T, T>([](M x, M y) { return fmod_value(x, y); });
@@ -500,6 +506,7 @@ void pow_kernel(BinaryPlan& p) {
 
 template <class = void>
 void atan2_kernel(BinaryPlan& p) {
+  if (p.run_on_device(PointwiseCode::Atan2)) return;
   dispatch_set<kSetFloating>(p.common_dtype(), "atan2_cpu", [&]<class T>() {
     using M = opmath_t<T>;
     p.run<T, T>([](M x, M y) { return std::atan2(x, y); });

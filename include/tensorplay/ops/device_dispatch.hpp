@@ -162,14 +162,18 @@ struct PointwiseOp {};
   /* binary: out = f(in0, in1); add/sub: in0 + s0 * in1 */                                   \
   X(Add, "add") X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(Maximum, "maximum")               \
   X(Minimum, "minimum") X(Pow, "pow") X(Eq, "eq") X(Ne, "ne") X(Lt, "lt") X(Le, "le")          \
-  X(Gt, "gt") X(Ge, "ge")                                                                     \
+  X(Gt, "gt") X(Ge, "ge") X(Atan2, "atan2") X(Remainder, "remainder") X(Fmod, "fmod")         \
+  X(DivTrunc, "div") X(DivFloor, "div")                                                       \
   /* ternary: out = in0 ? in1 : in2 */                                                        \
   X(Where, "where")                                                                           \
   /* unary; clamp: min(max(x, s0), s1) */                                                     \
   X(Neg, "neg") X(Abs, "abs") X(Exp, "exp") X(Log, "log") X(Sqrt, "sqrt") X(Rsqrt, "rsqrt")    \
   X(Tanh, "tanh") X(Sigmoid, "sigmoid") X(Relu, "relu") X(Gelu, "gelu") X(GeluTanh, "gelu")    \
   X(Silu, "silu") X(Sin, "sin") X(Cos, "cos") X(Clamp, "clamp") X(Reciprocal, "reciprocal")   \
-  X(Square, "square")
+  X(Square, "square") X(Tan, "tan") X(Asin, "asin") X(Acos, "acos") X(Atan, "atan")           \
+  X(Sinh, "sinh") X(Cosh, "cosh") X(Exp2, "exp2") X(Expm1, "expm1") X(Log2, "log2")           \
+  X(Log10, "log10") X(Log1p, "log1p") X(Erf, "erf") X(Floor, "floor") X(Ceil, "ceil")         \
+  X(Trunc, "trunc") X(Round, "round")
 enum class PointwiseCode : std::uint32_t {
 #define TENSORPLAY_POINTWISE_ENUM_(code, name) code,
   TENSORPLAY_POINTWISE_CODES_(TENSORPLAY_POINTWISE_ENUM_)

@@ -395,7 +395,7 @@ void var_composite(const Tensor& result, const Tensor& mean_result, const Tensor
   const std::vector<int64_t> dims = mask_dims(mask, self.dim());
   const Tensor mean = self.mean(dims, /*keepdim=*/true);
   const double divisor = std::max(0.0, double(reduced_count(self.sizes(), mask)) - correction);
-  Tensor v = (self - mean).square().sum(dims, keepdim).div(divisor);
+  Tensor v = self.sub(mean).square().sum(dims, keepdim).div(divisor);
   if (take_sqrt) v = v.sqrt();
   copy_impl(result, v);
   if (mean_result.defined()) copy_impl(mean_result, mean.reshape(mean_result.sizes()));
@@ -607,8 +607,8 @@ Tensor logsumexp_impl(const Tensor& self, IntArrayRef dim, bool keepdim, const T
     Tensor shift = self.numel() == 0 ? zeros(reduced_shape(self.sizes(), mask, true), x.options())
                                      : x.amax(dims, /*keepdim=*/true);
     shift = shift.masked_fill(shift.abs().eq(std::numeric_limits<double>::infinity()), 0);
-    Tensor r = (x - shift).exp().sum(dims, keepdim).log();
-    copy_impl(result, r + (keepdim ? shift : shift.reshape(r.sizes())));
+    const Tensor r = x.sub(shift).exp().sum(dims, keepdim).log();
+    copy_impl(result, r.add(keepdim ? shift : shift.reshape(r.sizes())));
   } else if (result.numel() > 0) {
     const Tensor src = to_compute(self, in_dtype, float_compute_dtype(in_dtype));
     const std::vector<int64_t> keep = reduced_shape(self.sizes(), mask, true);

@@ -368,25 +368,25 @@ TENSORPLAY_UNARY_FLOAT_FN_(cosh)
   };
 TENSORPLAY_UNARY_FUNCTOR_(ExpOp, exp_of, PointwiseCode::Exp)
 TENSORPLAY_UNARY_FUNCTOR_(LogOp, log_of, PointwiseCode::Log)
-TENSORPLAY_UNARY_FUNCTOR_(Log1pOp, log1p_of, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(Log1pOp, log1p_of, PointwiseCode::Log1p)
 TENSORPLAY_UNARY_FUNCTOR_(TanhOp, tanh_of, PointwiseCode::Tanh)
-TENSORPLAY_UNARY_FUNCTOR_(ErfOp, erf_of, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(AsinOp, asin_of, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(AcosOp, acos_of, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(AtanOp, atan_of, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(SinhOp, sinh_of, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(CoshOp, cosh_of, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(ErfOp, erf_of, PointwiseCode::Erf)
+TENSORPLAY_UNARY_FUNCTOR_(AsinOp, asin_of, PointwiseCode::Asin)
+TENSORPLAY_UNARY_FUNCTOR_(AcosOp, acos_of, PointwiseCode::Acos)
+TENSORPLAY_UNARY_FUNCTOR_(AtanOp, atan_of, PointwiseCode::Atan)
+TENSORPLAY_UNARY_FUNCTOR_(SinhOp, sinh_of, PointwiseCode::Sinh)
+TENSORPLAY_UNARY_FUNCTOR_(CoshOp, cosh_of, PointwiseCode::Cosh)
 // The remaining <cmath> functions (one functor each rather than a lambda per op, so that ops
 // sharing a function share its loops).
-TENSORPLAY_UNARY_FUNCTOR_(Exp2Op, std::exp2, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(Expm1Op, std::expm1, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(Log2Op, std::log2, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(Log10Op, std::log10, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(FloorOp, std::floor, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(CeilOp, std::ceil, PointwiseCode::None)
-TENSORPLAY_UNARY_FUNCTOR_(TruncOp, std::trunc, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(Exp2Op, std::exp2, PointwiseCode::Exp2)
+TENSORPLAY_UNARY_FUNCTOR_(Expm1Op, std::expm1, PointwiseCode::Expm1)
+TENSORPLAY_UNARY_FUNCTOR_(Log2Op, std::log2, PointwiseCode::Log2)
+TENSORPLAY_UNARY_FUNCTOR_(Log10Op, std::log10, PointwiseCode::Log10)
+TENSORPLAY_UNARY_FUNCTOR_(FloorOp, std::floor, PointwiseCode::Floor)
+TENSORPLAY_UNARY_FUNCTOR_(CeilOp, std::ceil, PointwiseCode::Ceil)
+TENSORPLAY_UNARY_FUNCTOR_(TruncOp, std::trunc, PointwiseCode::Trunc)
 // round: half to even, as PyTorch.
-TENSORPLAY_UNARY_FUNCTOR_(RoundOp, std::nearbyint, PointwiseCode::None)
+TENSORPLAY_UNARY_FUNCTOR_(RoundOp, std::nearbyint, PointwiseCode::Round)
 #undef TENSORPLAY_UNARY_FUNCTOR_
 
 // sin, cos and tan (ops/vec_trig.hpp for float, so for Half and BFloat16 too; <cmath> for
@@ -397,7 +397,7 @@ template <TrigFn kFn>
 struct TrigOp {
   static constexpr PointwiseCode kDevice = kFn == TrigFn::Sin   ? PointwiseCode::Sin
                                            : kFn == TrigFn::Cos ? PointwiseCode::Cos
-                                                                : PointwiseCode::None;
+                                                                : PointwiseCode::Tan;
   template <class T>
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     if constexpr (std::is_same_v<T, float>) {

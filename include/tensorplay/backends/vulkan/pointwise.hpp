@@ -39,7 +39,7 @@ struct PointwisePush {
 };
 static_assert(sizeof(PointwisePush) == 116, "push constants must fit the guaranteed 128 bytes");
 
-inline constexpr std::uint32_t kPointwiseShaderOps = 31;  // shaders/pointwise.comp's op numbers
+inline constexpr std::uint32_t kPointwiseShaderOps = 52;  // shaders/pointwise.comp's op numbers
 
 template <std::size_t... I>
 constexpr std::array<ShaderInfo, sizeof...(I)> pointwise_shaders(std::index_sequence<I...>) {
@@ -99,6 +99,27 @@ constexpr ShaderOp shader_op(PointwiseCode code) noexcept {
     case C::Clamp: return {28, Arity::Unary, false};
     case C::Reciprocal: return {29, Arity::Unary, false};
     case C::Square: return {30, Arity::Unary, false};
+    case C::Atan2: return {31, Arity::Binary, false};
+    case C::Remainder: return {32, Arity::Binary, false};
+    case C::Fmod: return {33, Arity::Binary, false};
+    case C::DivTrunc: return {34, Arity::Binary, false};
+    case C::DivFloor: return {35, Arity::Binary, false};
+    case C::Tan: return {36, Arity::Unary, false};
+    case C::Asin: return {37, Arity::Unary, false};
+    case C::Acos: return {38, Arity::Unary, false};
+    case C::Atan: return {39, Arity::Unary, false};
+    case C::Sinh: return {40, Arity::Unary, false};
+    case C::Cosh: return {41, Arity::Unary, false};
+    case C::Exp2: return {42, Arity::Unary, false};
+    case C::Expm1: return {43, Arity::Unary, false};
+    case C::Log2: return {44, Arity::Unary, false};
+    case C::Log10: return {45, Arity::Unary, false};
+    case C::Log1p: return {46, Arity::Unary, false};
+    case C::Erf: return {47, Arity::Unary, false};
+    case C::Floor: return {48, Arity::Unary, false};
+    case C::Ceil: return {49, Arity::Unary, false};
+    case C::Trunc: return {50, Arity::Unary, false};
+    case C::Round: return {51, Arity::Unary, false};
     case C::None: break;
   }
   return {kNoShaderOp, Arity::Unary, false};
@@ -142,7 +163,9 @@ inline void run_pointwise_flat(const TensorIterator& iter, PointwiseCode code, d
 inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double s0, double s1) {
   const ShaderOp op = shader_op(code);
   const std::string_view name = pointwise_name(code);
-  if (op.number == kNoShaderOp) ::tensorplay::detail::throw_no_device_loop(iter.device());
+  if (op.number == kNoShaderOp) {
+    ::tensorplay::detail::throw_no_device_kernel(name, DeviceType::Vulkan, /*compiled_in=*/true);
+  }
   const int ninputs = op.arity == Arity::Unary ? 1 : op.arity == Arity::Binary ? 2 : 3;
   TP_CHECK(iter.noutputs() == 1 && iter.ninputs() == ninputs, "vulkan: '", name, "' expects ",
            ninputs, " inputs and one output, got ", iter.ninputs(), " and ", iter.noutputs());

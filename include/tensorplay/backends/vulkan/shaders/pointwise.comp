@@ -35,7 +35,12 @@ const uint ADD = 0u, SUB = 1u, MUL = 2u, DIV = 3u, MAXIMUM = 4u, MINIMUM = 5u, P
 const uint EQ = 7u, NE = 8u, LT = 9u, LE = 10u, GT = 11u, GE = 12u, WHERE = 13u;
 const uint NEG = 14u, ABS = 15u, EXP = 16u, LOG = 17u, SQRT = 18u, RSQRT = 19u, TANH = 20u;
 const uint SIGMOID = 21u, RELU = 22u, GELU = 23u, GELU_TANH = 24u, SILU = 25u, SIN = 26u;
-const uint COS = 27u, CLAMP = 28u, RECIPROCAL = 29u, SQUARE = 30u;
+const uint COS = 27u, CLAMP = 28u, RECIPROCAL = 29u, SQUARE = 30u, ATAN2 = 31u, REMAINDER = 32u;
+const uint FMOD = 33u, DIV_TRUNC = 34u, DIV_FLOOR = 35u, TAN = 36u, ASIN = 37u, ACOS = 38u;
+const uint ATAN = 39u, SINH = 40u, COSH = 41u, EXP2 = 42u, EXPM1 = 43u, LOG2 = 44u;
+const uint LOG10 = 45u, LOG1P = 46u, ERF = 47u, FLOOR = 48u, CEIL = 49u, TRUNC = 50u;
+const uint ROUND = 51u;
+const float PI = 3.14159265358979323846;
 
 #define NAN uintBitsToFloat(0x7fc00000u)
 #define INF uintBitsToFloat(0x7f800000u)
@@ -77,6 +82,133 @@ float erf_of(float x) {
       t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 +
                                                                   t * 1.061405429))));
   return sign(x) * (1.0 - poly * exp(-a * a));
+}
+
+bool sign_bit(float x) {
+  return (floatBitsToUint(x) & 0x80000000u) != 0u;
+}
+
+// C's fmod: x - trunc(x / y) * y, NaN for y = 0 or infinite x, x for infinite y.
+float fmod_of(float x, float y) {
+  if (y == 0.0 || isinf(x) || isnan(x) || isnan(y)) {
+    return NAN;
+  }
+  if (isinf(y)) {
+    return x;
+  }
+  return x - trunc(x / y) * y;
+}
+
+// Python's (PyTorch's) remainder: fmod moved to the divisor's sign.
+float remainder_of(float x, float y) {
+  const float r = fmod_of(x, y);
+  return r != 0.0 && ((r < 0.0) != (y < 0.0)) ? r + y : r;
+}
+
+// PyTorch's floor division: (x - fmod(x, y)) / y, corrected to the floor and rounded to the
+// nearest integer (so exact quotients stay exact); x / y when y = 0.
+float div_floor_of(float x, float y) {
+  if (y == 0.0) {
+    return x / y;
+  }
+  const float m = fmod_of(x, y);
+  float d = (x - m) / y;
+  if (m != 0.0 && ((y < 0.0) != (m < 0.0))) {
+    d -= 1.0;
+  }
+  if (d == 0.0) {
+    return sign_bit(x) != sign_bit(y) ? -0.0 : 0.0;
+  }
+  const float f = floor(d);
+  return d - f > 0.5 ? f + 1.0 : f;
+}
+
+// C's atan2, which GLSL's atan(y, x) leaves undefined at x = y = 0.
+float atan2_of(float y, float x) {
+  if (isnan(x) || isnan(y)) {
+    return NAN;
+  }
+  if (y == 0.0 && x == 0.0) {
+    const float r = sign_bit(x) ? PI : 0.0;
+    return sign_bit(y) ? -r : r;
+  }
+  return atan(y, x);
+}
+
+// log with C's special cases (GLSL leaves x <= 0 undefined), in base e, 2 or 10.
+float log_base(float x, uint op) {
+  if (isnan(x) || x < 0.0) {
+    return NAN;
+  }
+  if (x == 0.0) {
+    return -INF;
+  }
+  if (op == LOG2) {
+    return log2(x);
+  }
+  return op == LOG10 ? log2(x) * 0.30102999566398119521 : log(x);
+}
+
+// log(1 + x) keeping small x's relative precision: log(u) * x / (u - 1), u = 1 + x rounded.
+float log1p_of(float x) {
+  if (x < -1.0 || isnan(x)) {
+    return NAN;
+  }
+  if (x == -1.0) {
+    return -INF;
+  }
+  if (isinf(x)) {
+    return x;
+  }
+  const float u = 1.0 + x;
+  return u == 1.0 ? x : log(u) * (x / (u - 1.0));
+}
+
+// exp(x) - 1, the same trick: (u - 1) * x / log(u), u = exp(x) rounded.
+float expm1_of(float x) {
+  if (isnan(x)) {
+    return NAN;
+  }
+  if (x > 88.72283935546875) {
+    return INF;
+  }
+  const float u = exp(x);
+  if (u == 1.0) {
+    return x;
+  }
+  const float um1 = u - 1.0;
+  return um1 == -1.0 ? -1.0 : um1 * (x / log(u));
+}
+
+// asin and acos through atan2 (NaN outside [-1, 1], which GLSL leaves undefined), with
+// sqrt(1 - x^2) as sqrt((1 - x)(1 + x)) to keep its precision near |x| = 1.
+float asin_of(float x, bool cosine) {
+  if (isnan(x) || abs(x) > 1.0) {
+    return NAN;
+  }
+  const float c = sqrt((1.0 - x) * (1.0 + x));
+  return cosine ? atan2_of(c, x) : atan2_of(x, c);
+}
+
+// (e^a + s e^-a) / 2 for a >= 0 and s = +-1 (cosh, sinh): from one exp, and for a > 88, where
+// e^a overflows but e^a / 2 may not, as e^(a/2) * (e^(a/2) / 2).
+float half_exp_sum(float a, float s) {
+  if (a > 88.0) {
+    const float h = exp(0.5 * a);
+    return h * (0.5 * h);
+  }
+  const float e = exp(a);
+  return 0.5 * e + s * (0.5 / e);
+}
+float sinh_of(float x) {
+  if (abs(x) < 0.0625) {  // a series keeps small values' relative precision
+    const float x2 = x * x;
+    return x * (1.0 + x2 * (1.0 / 6.0 + x2 * (1.0 / 120.0 + x2 * (1.0 / 5040.0))));
+  }
+  return sign(x) * half_exp_sum(abs(x), -1.0);
+}
+float cosh_of(float x) {
+  return half_exp_sum(abs(x), 1.0);
 }
 
 // C's pow (PyTorch's), which GLSL's pow leaves undefined for x < 0 and x = 0.
@@ -147,6 +279,27 @@ float apply(float a, float b, float c) {
     }
     case RECIPROCAL: return 1.0 / a;
     case SQUARE: return a * a;
+    case ATAN2: return atan2_of(a, b);
+    case REMAINDER: return remainder_of(a, b);
+    case FMOD: return fmod_of(a, b);
+    case DIV_TRUNC: return trunc(a / b);
+    case DIV_FLOOR: return div_floor_of(a, b);
+    case TAN: return isinf(a) ? NAN : tan(a);
+    case ASIN: return asin_of(a, false);
+    case ACOS: return asin_of(a, true);
+    case ATAN: return atan2_of(a, 1.0);
+    case SINH: return sinh_of(a);
+    case COSH: return cosh_of(a);
+    case EXP2: return exp2(a);
+    case EXPM1: return expm1_of(a);
+    case LOG2: return log_base(a, LOG2);
+    case LOG10: return log_base(a, LOG10);
+    case LOG1P: return log1p_of(a);
+    case ERF: return erf_of(a);
+    case FLOOR: return floor(a);
+    case CEIL: return ceil(a);
+    case TRUNC: return trunc(a);
+    case ROUND: return roundEven(a);
   }
   return NAN;
 }
