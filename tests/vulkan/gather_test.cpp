@@ -130,7 +130,9 @@ TEST_CASE("strided_copy writes into a strided destination", "[vulkan][gather]") 
   vulkan::copy_device_to_host(ddst, out.data(), out.size() * 4);
   std::vector<float> want(24, 0.0f);
   for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 4; ++c) want[std::size_t((1 + r) * 6 + 1 + c)] = src[std::size_t(c * 3 + r)];
+    for (int c = 0; c < 4; ++c) {
+      want[std::size_t((1 + r) * 6 + 1 + c)] = src[std::size_t(c * 3 + r)];
+    }
   }
   CHECK(out == want);
   // The destination's reach is checked like the source's.

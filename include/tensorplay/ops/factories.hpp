@@ -614,7 +614,8 @@ inline Tensor tensor(detail::TensorDataContainer data, const TensorOptions& opti
   const TensorOptions opts = options.has_dtype() ? options : options.dtype(data.infer_dtype());
   Tensor t = empty(sizes, opts);
   detail::fill_on_host(t, [&](const Tensor& h) {
-    dispatch_dtype(h.dtype(), [&]<class T>() { data.fill(static_cast<T*>(h.data_ptr()), h.strides()); });
+    dispatch_dtype(h.dtype(),
+                   [&]<class T>() { data.fill(static_cast<T*>(h.data_ptr()), h.strides()); });
   });
   return t;
 }

@@ -40,7 +40,8 @@ inline void check_side(const char* side, std::span<const std::int64_t> sizes,
                    " / ", side, " stride ", strides[d], " of dimension ", d,
                    " must be non-negative");
     if (sizes[d] > 0) last += static_cast<std::uint64_t>(sizes[d] - 1) * strides[d];
-    TP_CHECK(last <= UINT32_MAX, "vulkan::strided_copy: views over 2^32 elements are not supported");
+    TP_CHECK(last <= UINT32_MAX,
+             "vulkan::strided_copy: views over 2^32 elements are not supported");
   }
   TP_CHECK_INDEX(numel == 0 || last < range_words, "vulkan::strided_copy: the ", side,
                  " view reaches element ", last, " of a range of ", range_words, " elements");
@@ -69,7 +70,8 @@ inline void strided_copy(const BufferRange& src, std::span<const std::int64_t> s
   std::uint64_t numel = 1;
   for (const std::int64_t n : sizes) {
     numel *= static_cast<std::uint64_t>(n < 0 ? 0 : n);
-    TP_CHECK(numel <= UINT32_MAX, "vulkan::strided_copy: views over 2^32 elements are not supported");
+    TP_CHECK(numel <= UINT32_MAX,
+             "vulkan::strided_copy: views over 2^32 elements are not supported");
   }
   detail::check_side("source", sizes, src_strides, src_offset, numel, src.size / 4);
   detail::check_side("destination", sizes, dst_strides, dst_offset, numel, dst.size / 4);

@@ -8,7 +8,8 @@
 // combines the partial results in a fixed order, so the results are deterministic (no
 // atomics). Semantics follow PyTorch: the sum of an empty row is 0, its prod 1 and its mean
 // NaN; amax and amin propagate NaN; argmax and argmin give the index of the first NaN if there
-// is one, else of the first maximum (minimum). Amax/amin/argmax/argmin of an empty row is an IndexError.
+// is one, else of the first maximum (minimum). Amax/amin/argmax/argmin of an empty row is an
+// IndexError.
 #pragma once
 
 #include <tensorplay/backends/vulkan/pipeline.hpp>
