@@ -953,6 +953,42 @@ TEST_CASE("binary: in-place errors", "[ops][binary]") {
   CHECK(values(base) == V{1, 2, 3, 4, 5});
 }
 
+TEST_CASE("binary: an out= of the result's shape and dtype (the fast road) as the iterator's",
+          "[ops][binary]") {
+  const Tensor a = vec({1, 2, 3}), b = vec({10, 20, 30});
+  Tensor out = empty({3});
+  const void* storage = out.data_ptr();
+  CHECK(&add_out(out, a, b, 2) == &out);
+  CHECK(values(out) == V{21, 42, 63});
+  CHECK(out.data_ptr() == storage);
+  CHECK(out._version() == 1);
+  CHECK(values(mul_out(out, a, 2)) == V{2, 4, 6});  // a number operand
+  CHECK(out._version() == 2);
+  // The output is an input exactly (an alias with the same first byte and layout): allowed.
+  Tensor x = vec({1, 2, 3});
+  add_out(x.view({3}), x, b);
+  CHECK(values(x) == V{11, 22, 33});
+  sub_out(x, a, x);
+  CHECK(values(x) == V{-10, -20, -30});
+  // The output overlaps the second input partly: refused, nothing written.
+  Tensor base = vec({1, 2, 3, 4});
+  CHECK_THROWS_WITH(add_out(base.slice(0, 1, 4), vec({1, 1, 1}), base.slice(0, 0, 3)),
+                    Catch::Contains("refer to a single memory location"));
+  CHECK(values(base) == V{1, 2, 3, 4});
+  // A comparison into a bool out=.
+  Tensor bo = empty({3}, dtype(kBool));
+  CHECK(values(gt_out(bo, a, 1.5)) == V{0, 1, 1});
+  CHECK(values(lt_out(bo, a, b)) == V{1, 1, 1});
+  // Same first byte, another element size: PyTorch's partial overlap.
+  Tensor f = vec({1, 2, 3, 4});
+  CHECK_THROWS_WITH(gt_out(f.view(kBool).slice(0, 0, 4), f, 0.5),
+                    Catch::Contains("refer to a single memory location"));
+  // An empty out= of the right shape is still written (its version moves).
+  Tensor e = empty({0});
+  CHECK(add_out(e, empty({0}), empty({0})).numel() == 0);
+  CHECK(e._version() == 1);
+}
+
 // ==== integers =================================================================================
 
 TEST_CASE("binary: integer overflow wraps", "[ops][binary]") {

@@ -216,11 +216,12 @@ void run_ternary(const TensorIterator& iter, const Op& op) {
 //
 // The common case, two contiguous tensors of one dtype and shape (or a contiguous tensor and a
 // C++ number that does not change its dtype), skips the TensorIterator: it allocates the result
-// (or writes self, in place) and runs the row loop directly, split by parallel_for. Building an
-// iterator costs several hundred nanoseconds of vectors and dimension bookkeeping, most of the
-// time of a 1024-element add. Everything else (broadcasting, strides, mixed dtypes, out=,
-// overlap, wrapped numbers) goes through the iterator, which owns those rules; both roads
-// compute the same values in the same dtype. The plan points at its operands: they must
+// (or writes self in place, or a contiguous out= tensor of that shape and dtype) and runs the
+// row loop directly, split by parallel_for. Building an iterator costs several hundred
+// nanoseconds of vectors and dimension bookkeeping, most of the time of a 1024-element add.
+// Everything else (broadcasting, strides, mixed dtypes, an out= that needs resizing or a cast,
+// partial overlap, wrapped numbers) goes through the iterator, which owns those rules; both
+// roads compute the same values in the same dtype. The plan points at its operands: they must
 // outlive it (the public functions' parameters do).
 struct BinaryOptions {
   bool int_to_float = false;          // integer/bool inputs compute in float32 (true division)
@@ -241,14 +242,10 @@ class BinaryPlanT {
     // The fast road is the CPU's; other devices go through the engine, which checks them.
     if (b.dtype() == dt && on_cpu(a) && on_cpu(b) && a.is_contiguous() && b.is_contiguous() &&
         a.sizes() == b.sizes() && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
-        (!opt.int_to_float || is_floating_point(dt))) {
-      // In place only when nothing is converted and b is not a partial view of a.
-      const bool inplace = out.defined() && out.is_same(a) && opt.static_dtype.value_or(dt) == dt &&
-                           (b.data_ptr() == a.data_ptr() || !b.is_alias_of(a));
-      if (!out.defined() || inplace) {
-        set_fast(out, dt, opt);
-        return;
-      }
+        (!opt.int_to_float || is_floating_point(dt)) &&
+        (!out.defined() || fast_output(out, a, opt.static_dtype.value_or(dt), &b))) {
+      set_fast(out, dt, opt);
+      return;
     }
     build(out, a, b, opt);
   }
@@ -258,7 +255,7 @@ class BinaryPlanT {
     const DType dt = a.dtype();
     if (on_cpu(a) && row_major_strides(a) && !a.unsafeGetTensorImpl()->is_wrapped_number() &&
         (!opt.int_to_float || is_floating_point(dt)) && result_type(a, b) == dt &&
-        (!out.defined() || (out.is_same(a) && opt.static_dtype.value_or(dt) == dt))) {
+        (!out.defined() || fast_output(out, a, opt.static_dtype.value_or(dt), nullptr))) {
       set_fast(out, dt, opt);
       return;
     }
@@ -302,7 +299,7 @@ class BinaryPlanT {
   void run_erased(detail::RowFn fn, const void* op, int64_t out_size, int64_t in_size,
                   const void* scalar) {
     if (!fast_) return detail::run_rows(*iter_, fn, op);
-    const Tensor& result = inplace_ ? *a_ : result_;
+    const Tensor& result = out_ ? *out_ : result_;
     char* out = static_cast<char*>(result.data_ptr());
     char* a = static_cast<char*>(a_->data_ptr());
     char* b = has_scalar_ ? static_cast<char*>(const_cast<void*>(scalar))
@@ -312,7 +309,7 @@ class BinaryPlanT {
       char* data[3] = {out + begin * strides[0], a + begin * strides[1], b + begin * strides[2]};
       fn(op, data, strides, end - begin);
     });
-    if (inplace_) result.unsafeGetTensorImpl()->bump_version();
+    if (out_) result.unsafeGetTensorImpl()->bump_version();
   }
 
   // PyTorch runs `t + 2` through its iterator with a 0-d operand, whose result is contiguous
@@ -332,12 +329,28 @@ class BinaryPlanT {
     return true;
   }
 
+  // A given output (self in place, or out=) the fast road may write: on the CPU, of the
+  // result's dtype, contiguous with a's sizes (so element i of every operand is element i in
+  // memory, and no resize is due), and sharing no memory with an input unless it is that input
+  // exactly (same first byte, same element size: each element is read before it is written).
+  // Anything else is the iterator's to resize, cast, or refuse for partial overlap.
+  static bool fast_output(const Tensor& out, const Tensor& a, DType result, const Tensor* b) {
+    const auto same_or_apart = [&](const Tensor& in) {
+      return !in.is_alias_of(out) ||
+             (in.data_ptr() == out.data_ptr() && in.itemsize() == out.itemsize());
+    };
+    return on_cpu(out) && out.dtype() == result && out.sizes() == a.sizes() &&
+           out.is_contiguous() && same_or_apart(a) && (b == nullptr || same_or_apart(*b));
+  }
+
   void set_fast(const Tensor& out, DType dt, const Options& opt) {
     fast_ = true;
     common_ = dt;
-    inplace_ = out.defined();  // and then out is a_
-    if (!inplace_)
+    if (out.defined()) {
+      out_ = &out;
+    } else {
       result_ = empty(a_->sizes(), TensorOptions().dtype(opt.static_dtype.value_or(dt)));
+    }
   }
 
   void build(const Tensor& out, const Tensor& a, const Tensor& b, const Options& opt) {
@@ -356,7 +369,8 @@ class BinaryPlanT {
   const Tensor* a_;
   const Tensor* b_ = nullptr;
   Scalar scalar_;
-  bool has_scalar_ = false, fast_ = false, inplace_ = false, given_out_ = false;
+  const Tensor* out_ = nullptr;  // the given output on the fast road (self in place, or out=)
+  bool has_scalar_ = false, fast_ = false, given_out_ = false;
   DType common_ = kFloat;
   Tensor result_, wrapped_;
   std::optional<TensorIterator> iter_;
