@@ -3,6 +3,13 @@
 // The four parts build in parallel; each owns a fixed share of the list.
 #include <tensorplay/tensorplay.hpp>
 
+// The library's configuration, which every file linking it checks (compiled/extern_templates.hpp).
+#if TENSORPLAY_USE_VULKAN
+extern "C" const int tensorplay_compiled_library_was_built_with_vulkan = 1;
+#else
+extern "C" const int tensorplay_compiled_library_was_built_without_vulkan = 1;
+#endif
+
 #define TENSORPLAY_INSTANTIATE(group, ...) TENSORPLAY_INSTANTIATE_IN_##group(template __VA_ARGS__;)
 #define TENSORPLAY_INSTANTIATE_IN_0(...) __VA_ARGS__
 #define TENSORPLAY_INSTANTIATE_IN_1(...)

@@ -182,17 +182,16 @@ PyObject* tensor_numpy(PyObject* self, bool force) {
     TP_CHECK(!t.requires_grad(),
              "Can't call numpy() on Tensor that requires grad. Use "
              "tensor.detach().numpy() instead.");
-    TP_CHECK(t.is_cpu(), "can't convert ", t.device().str(),
-             " device type tensor to numpy. Use "
-             "Tensor.cpu() to copy the tensor to host memory first.");
+    TP_CHECK_TYPE(t.is_cpu(), "can't convert ", t.device().str(),
+                  " device type tensor to numpy. Use "
+                  "Tensor.cpu() to copy the tensor to host memory first.");
   }
   TP_CHECK_TYPE(t.dtype() != kBFloat16, "Got unsupported ScalarType BFloat16");
-  TP_CHECK(t.is_cpu(), "numpy(force=True) of a ", t.device().str(),
-           " tensor: copying to the host is not supported");
   const py::object numpy = numpy_module();
-  // force=True exports a detached alias, so the array never holds the autograd graph.
-  const py::object owner = force && t.requires_grad()
-                               ? py::reinterpret_steal<py::object>(wrap(t.detach()))
+  // force=True is t.detach().cpu() exported: a detached alias on the CPU (the array never holds
+  // the autograd graph), a host copy of a device tensor.
+  const py::object owner = force && (t.requires_grad() || !t.is_cpu())
+                               ? py::reinterpret_steal<py::object>(wrap(t.detach().cpu()))
                                : py::reinterpret_borrow<py::object>(self);
   // Through a memoryview: the array's base holds the view, the view holds the storage.
   const py::object view = py::reinterpret_steal<py::object>(PyMemoryView_FromObject(owner.ptr()));

@@ -332,9 +332,9 @@ class Protocols(unittest.TestCase):
         self.assertEqual(f"{a}", repr(a))
 
     def test_vulkan_device_surface(self):
-        # torch's names. This module is built without the Vulkan backend (tensorplay::compiled
-        # and the Vulkan backend do not mix), so Vulkan tensors cannot be made, and say why (a
-        # RuntimeError, as torch's "not linked with support for vulkan devices").
+        # torch's names. A module built without the Vulkan backend cannot make Vulkan tensors
+        # and says why (a RuntimeError, as torch's "not linked with support for vulkan
+        # devices"); one built with it is tested in test_vulkan.py.
         a = tp.ones(2)
         self.assertFalse(a.is_vulkan)
         self.assertIsInstance(tp.is_vulkan_available(), bool)

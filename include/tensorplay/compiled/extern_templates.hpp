@@ -11,14 +11,23 @@
 
 #include <tensorplay/tensorplay.hpp>
 
-#if TENSORPLAY_SEPARATE_COMPILATION && TENSORPLAY_USE_VULKAN
-// The library's translation units are built without the backend, and the allocator table and
-// every device check must be the same in all translation units of a program.
-#error "tensorplay::compiled does not include the Vulkan backend yet: build code that uses \
-tensorplay::vulkan header-only (link tensorplay::vulkan, not tensorplay::compiled)"
-#endif
-
 #if TENSORPLAY_SEPARATE_COMPILATION
+// The allocator table and every device check must be the same in all translation units of a
+// program, so the library and the files that link it must agree on the backends compiled in:
+// the library defines the symbol named after its own configuration (src/instantiate_0.cpp), and
+// every file of the separately compiled mode refers to the one named after its own, so a file
+// built with another backend set than the library fails to link, naming the mismatch.
+#if TENSORPLAY_USE_VULKAN
+#define TENSORPLAY_COMPILED_CONFIG_ tensorplay_compiled_library_was_built_with_vulkan
+#else
+#define TENSORPLAY_COMPILED_CONFIG_ tensorplay_compiled_library_was_built_without_vulkan
+#endif
+extern "C" const int TENSORPLAY_COMPILED_CONFIG_;
+namespace {
+[[gnu::used]] const int* const tensorplay_compiled_config_check_ = &TENSORPLAY_COMPILED_CONFIG_;
+}  // namespace
+#undef TENSORPLAY_COMPILED_CONFIG_
+
 #define TENSORPLAY_INSTANTIATE(group, ...) extern template __VA_ARGS__;
 #include <tensorplay/compiled/instantiations.inc>
 #undef TENSORPLAY_INSTANTIATE
