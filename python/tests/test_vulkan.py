@@ -83,6 +83,20 @@ class VulkanTest(unittest.TestCase):
         self.assertEqual((va > 0).cpu().tolist(), (a > 0).tolist())
         self.assertAlmostEqual(va.sum().item(), a.sum().item(), places=4)
 
+    def test_int_and_float64_compute(self):
+        for dtype in (tp.int32, tp.int64, tp.float64):
+            a = tp.arange(-3, 5, dtype=dtype)
+            v = a.vulkan()
+            self.assertIs((v * 3 - 1).dtype, dtype)
+            self.assertEqual((v * 3 - 1).cpu().tolist(), (a * 3 - 1).tolist())
+            self.assertEqual(tp.maximum(v, -v).cpu().tolist(),
+                             tp.maximum(a, -a).tolist())
+            self.assertEqual((v > 0).cpu().tolist(), (a > 0).tolist())
+            self.assertEqual(v.clamp(-1, 2).cpu().tolist(), a.clamp(-1, 2).tolist())
+        d = tp.tensor([1.0 + 1e-12, -7.5], dtype=tp.float64).vulkan()
+        self.assertEqual((d * 1).cpu().tolist(), [1.0 + 1e-12, -7.5])
+        self.assertEqual(d.fmod(2).cpu().tolist(), [1.0 + 1e-12, -1.5])
+
     def test_in_place_and_out(self):
         v = tp.ones(3, device="vulkan")
         v.add_(2).mul_(tp.tensor([1.0, 2.0, 3.0]).vulkan())

@@ -87,6 +87,10 @@ class Context {
   // The index in vkEnumeratePhysicalDevices' order (what TENSORPLAY_VULKAN_DEVICE selects).
   int device_index() const noexcept { return device_index_; }
   std::string device_name() const { return properties_.deviceName; }
+  // The optional shader features the device reports (and the context enables): 64-bit integer
+  // and floating-point arithmetic, which the int64 and float64 kernels need.
+  bool has_int64() const noexcept { return enabled_features_.shaderInt64 == VK_TRUE; }
+  bool has_float64() const noexcept { return enabled_features_.shaderFloat64 == VK_TRUE; }
   bool validation_enabled() const noexcept { return messenger_ != VK_NULL_HANDLE; }
 
  private:
@@ -246,6 +250,11 @@ class Context {
     queue_family_index_ = family;
     fn_.vkGetPhysicalDeviceProperties(pd, &properties_);
     fn_.vkGetPhysicalDeviceMemoryProperties(pd, &memory_properties_);
+    VkPhysicalDeviceFeatures reported{};
+    fn_.vkGetPhysicalDeviceFeatures(pd, &reported);
+    enabled_features_ = VkPhysicalDeviceFeatures{};
+    enabled_features_.shaderInt64 = reported.shaderInt64;
+    enabled_features_.shaderFloat64 = reported.shaderFloat64;
   }
 
   void create_device() {
@@ -259,6 +268,7 @@ class Context {
     info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue_info;
+    info.pEnabledFeatures = &enabled_features_;
     const VkResult r = fn_.vkCreateDevice(physical_device_, &info, nullptr, &device_);
     if (r != VK_SUCCESS) {
       device_ = VK_NULL_HANDLE;
@@ -304,6 +314,7 @@ class Context {
   bool validation_requested_ = false;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
+  VkPhysicalDeviceFeatures enabled_features_{};
   VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
 };
 

@@ -37,6 +37,7 @@
   X(vkGetPhysicalDeviceProperties)            \
   X(vkGetPhysicalDeviceQueueFamilyProperties) \
   X(vkGetPhysicalDeviceMemoryProperties)      \
+  X(vkGetPhysicalDeviceFeatures)              \
   X(vkCreateDevice)                           \
   X(vkGetDeviceProcAddr)
 

@@ -4,15 +4,22 @@
 // The front ends (promotion, broadcasting, out= and in-place rules, autograd) are the CPU's;
 // this is only the kernel step.
 //
-// Float32 compute: inputs float32 (where's condition bool), output float32, or bool for the
-// comparisons; a CPU 0-d input (a wrapped number) is passed as a constant. Other dtypes raise
-// TypeError, as does an op the shader does not have ("Could not run ..." from the dispatch
-// point). An iteration of more than 4 dimensions (after coalescing) runs over contiguous,
-// expanded copies of its inputs.
+// Every op computes in float32: inputs float32 (where's condition bool), output float32, or bool
+// for the comparisons. The ops that have a meaning without float32's transcendental functions
+// (arithmetic, comparisons, where, clamp, abs, neg, relu, square; for float64 also division,
+// remainder, fmod, sqrt, rsqrt, reciprocal and rounding) also compute in int32, and in int64 and
+// float64 where the device reports shaderInt64 / shaderFloat64 (shaders/pointwise_typed.glsl,
+// one shader per type). A CPU 0-d input (a wrapped number) is passed as a constant (uploaded,
+// for the 64-bit types). Other dtypes raise TypeError, as does an op the shader does not have
+// ("Could not run ..." from the dispatch point). An iteration of more than 4 dimensions (after
+// coalescing) runs over contiguous, expanded copies of its inputs.
 #pragma once
 
 #include <tensorplay/backends/vulkan/pipeline.hpp>
 #include <tensorplay/backends/vulkan/shaders/pointwise.spv.hpp>
+#include <tensorplay/backends/vulkan/shaders/pointwise_f64.spv.hpp>
+#include <tensorplay/backends/vulkan/shaders/pointwise_i32.spv.hpp>
+#include <tensorplay/backends/vulkan/shaders/pointwise_i64.spv.hpp>
 #include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
@@ -21,7 +28,9 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <string_view>
 #include <utility>
 
 namespace tensorplay {
@@ -39,20 +48,44 @@ struct PointwisePush {
 };
 static_assert(sizeof(PointwisePush) == 116, "push constants must fit the guaranteed 128 bytes");
 
+// The typed shaders' push constants: s0 and s1 as the compute type's words (two for 64 bits).
+struct TypedPointwisePush {
+  std::uint32_t numel, ndim, flags;
+  std::uint32_t offsets[4];
+  std::uint32_t sizes[kMaxPointwiseDims];
+  std::uint32_t strides[4 * kMaxPointwiseDims];
+  std::uint32_t s[4];
+};
+static_assert(sizeof(TypedPointwisePush) == 124, "push constants must fit 128 bytes");
+
 inline constexpr std::uint32_t kPointwiseShaderOps = 52;  // shaders/pointwise.comp's op numbers
 
 template <std::size_t... I>
-constexpr std::array<ShaderInfo, sizeof...(I)> pointwise_shaders(std::index_sequence<I...>) {
-  return {ShaderInfo{"pointwise", shaders::pointwise_spv, sizeof(shaders::pointwise_spv),
-                     /*num_buffers=*/4, /*push_constant_bytes=*/sizeof(PointwisePush),
-                     /*local_size_x=*/256, /*specialized=*/true,
-                     /*specialization=*/static_cast<std::uint32_t>(I)}...};
+constexpr std::array<ShaderInfo, sizeof...(I)> pointwise_shaders(const char* name,
+                                                                 const std::uint32_t* spirv,
+                                                                 std::size_t bytes,
+                                                                 std::uint32_t push_bytes,
+                                                                 std::index_sequence<I...>) {
+  return {ShaderInfo{name, spirv, bytes, /*num_buffers=*/4, push_bytes, /*local_size_x=*/256,
+                     /*specialized=*/true, /*specialization=*/static_cast<std::uint32_t>(I)}...};
 }
+using PointwiseShaders = std::array<ShaderInfo, kPointwiseShaderOps>;
 }  // namespace detail
 
-// The pointwise shader, specialised for each of its ops (pipelines are cached per ShaderInfo).
-inline constexpr std::array<ShaderInfo, detail::kPointwiseShaderOps> pointwise_shader =
-    detail::pointwise_shaders(std::make_index_sequence<detail::kPointwiseShaderOps>());
+// The pointwise shaders, each specialised for each of its ops (pipelines are cached per
+// ShaderInfo, so an op never run is never compiled).
+inline constexpr detail::PointwiseShaders pointwise_shader = detail::pointwise_shaders(
+    "pointwise", shaders::pointwise_spv, sizeof(shaders::pointwise_spv),
+    sizeof(detail::PointwisePush), std::make_index_sequence<detail::kPointwiseShaderOps>());
+inline constexpr detail::PointwiseShaders pointwise_i32_shader = detail::pointwise_shaders(
+    "pointwise_i32", shaders::pointwise_i32_spv, sizeof(shaders::pointwise_i32_spv),
+    sizeof(detail::TypedPointwisePush), std::make_index_sequence<detail::kPointwiseShaderOps>());
+inline constexpr detail::PointwiseShaders pointwise_i64_shader = detail::pointwise_shaders(
+    "pointwise_i64", shaders::pointwise_i64_spv, sizeof(shaders::pointwise_i64_spv),
+    sizeof(detail::TypedPointwisePush), std::make_index_sequence<detail::kPointwiseShaderOps>());
+inline constexpr detail::PointwiseShaders pointwise_f64_shader = detail::pointwise_shaders(
+    "pointwise_f64", shaders::pointwise_f64_spv, sizeof(shaders::pointwise_f64_spv),
+    sizeof(detail::TypedPointwisePush), std::make_index_sequence<detail::kPointwiseShaderOps>());
 
 namespace detail {
 
@@ -160,6 +193,71 @@ inline void run_pointwise_flat(const TensorIterator& iter, PointwiseCode code, d
   if (!flat_out.is_same(out)) ::tensorplay::detail::copy_impl(out, flat_out);
 }
 
+// Whether the typed shaders (pointwise_typed.glsl) have `code`: the ops that need none of
+// float32's transcendental functions; division, roots and rounding only in float64 (integer
+// division by zero is an error the device cannot raise).
+constexpr bool typed_shader_has(PointwiseCode code, bool floating) noexcept {
+  using C = PointwiseCode;
+  switch (code) {
+    case C::Add: case C::Sub: case C::Mul: case C::Maximum: case C::Minimum: case C::Eq:
+    case C::Ne: case C::Lt: case C::Le: case C::Gt: case C::Ge: case C::Where: case C::Neg:
+    case C::Abs: case C::Relu: case C::Clamp: case C::Square:
+      return true;
+    case C::Div: case C::Sqrt: case C::Rsqrt: case C::Reciprocal: case C::Remainder:
+    case C::Fmod: case C::DivTrunc: case C::DivFloor: case C::Floor: case C::Ceil:
+    case C::Trunc: case C::Round:
+      return floating;
+    default:
+      return false;
+  }
+}
+
+// The shaders for the dtype `op` computes in, or a typed error that says why there are none.
+inline const PointwiseShaders& pointwise_shaders_for(DType dt, PointwiseCode code,
+                                                     std::string_view name) {
+  const auto refuse = [&](const char* why) {
+    throw TypeError(::tensorplay::detail::str_cat(
+        "'", name, "' on the Vulkan backend computes in float32", why, "; got a tensor of dtype ",
+        scalar_type_name(dt), " (convert it with .to(kFloat), or move the tensors with .cpu())"));
+  };
+  if (dt == kFloat) return pointwise_shader;
+  if (dt != kInt && dt != kLong && dt != kDouble) {
+    refuse(typed_shader_has(code, false) ? " (and int32, int64, float64)" : "");
+  }
+  if (!typed_shader_has(code, dt == kDouble)) {
+    refuse(typed_shader_has(code, true) ? " (and float64)" : "");
+  }
+  if (dt == kInt) return pointwise_i32_shader;
+  const Context& ctx = context();
+  TP_CHECK_TYPE(dt == kLong ? ctx.has_int64() : ctx.has_float64(), "'", name, "' in ",
+                scalar_type_name(dt), " on the Vulkan backend needs a device with ",
+                dt == kLong ? "shaderInt64" : "shaderFloat64", ", which '", ctx.device_name(),
+                "' does not report (convert it with .to(kFloat), or move the tensors with "
+                ".cpu())");
+  return dt == kLong ? pointwise_i64_shader : pointwise_f64_shader;
+}
+
+// s0/s1 as the typed shaders read them: the compute type's words, low word first; integers
+// saturate (clamp's missing bound is the type's extreme, which a double cannot hold exactly).
+inline void typed_scalar(DType dt, double v, std::uint32_t* words) {
+  std::uint64_t bits = 0;
+  if (dt == kDouble) {
+    bits = std::bit_cast<std::uint64_t>(v);
+  } else if (dt == kLong) {
+    using L = std::numeric_limits<std::int64_t>;
+    const std::int64_t i = v <= -0x1p63 ? L::min() : v >= 0x1p63 ? L::max()
+                                                                 : static_cast<std::int64_t>(v);
+    bits = static_cast<std::uint64_t>(i);
+  } else {
+    using L = std::numeric_limits<std::int32_t>;
+    const std::int32_t i = v <= L::min() ? L::min() : v >= L::max() ? L::max()
+                                                                     : static_cast<std::int32_t>(v);
+    bits = static_cast<std::uint32_t>(i);
+  }
+  words[0] = static_cast<std::uint32_t>(bits);
+  words[1] = static_cast<std::uint32_t>(bits >> 32);
+}
+
 inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double s0, double s1) {
   const ShaderOp op = shader_op(code);
   const std::string_view name = pointwise_name(code);
@@ -169,37 +267,43 @@ inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double
   const int ninputs = op.arity == Arity::Unary ? 1 : op.arity == Arity::Binary ? 2 : 3;
   TP_CHECK(iter.noutputs() == 1 && iter.ninputs() == ninputs, "vulkan: '", name, "' expects ",
            ninputs, " inputs and one output, got ", iter.ninputs(), " and ", iter.noutputs());
-  const DType out_dtype = op.bool_output ? kBool : kFloat;
+  // The compute dtype: the output's, or (comparisons) the inputs'.
+  const DType compute = op.bool_output ? iter.dtype(1) : iter.dtype(0);
+  const PointwiseShaders& shaders = pointwise_shaders_for(compute, code, name);
   for (int k = 0; k < iter.ntensors(); ++k) {
     const bool condition = code == PointwiseCode::Where && k == 1;
-    const DType want = k == 0 ? out_dtype : condition ? kBool : kFloat;
+    const DType want = (k == 0 && op.bool_output) || condition ? kBool : compute;
     TP_CHECK_TYPE(iter.dtype(k) == want, "'", name,
-                  "' on the Vulkan backend computes in float32; got a tensor of dtype ",
-                  scalar_type_name(iter.dtype(k)),
-                  " (convert it with .to(kFloat), or move the tensors with .cpu())");
+                  "' on the Vulkan backend computes in one dtype; got tensors of dtypes ",
+                  scalar_type_name(compute), " and ", scalar_type_name(iter.dtype(k)));
   }
   if (iter.numel() == 0) return;
   if (iter.ndim() > kMaxPointwiseDims) return run_pointwise_flat(iter, code, s0, s1);
 
-  PointwisePush push{};
+  const bool typed = compute != kFloat;
+  const bool wide = compute == kLong || compute == kDouble;
+  TypedPointwisePush push{};
   push.numel = checked_u32(iter.numel(), "an op over");
   push.ndim = static_cast<std::uint32_t>(iter.ndim());
-  push.s0 = static_cast<float>(s0);
-  push.s1 = static_cast<float>(s1);
   for (int d = 0; d < iter.ndim(); ++d) push.sizes[d] = checked_u32(iter.shape()[d], "a size of");
   BufferRange ranges[4];
+  Tensor uploaded[4];  // 64-bit constants, as device tensors (freed in stream order)
   for (int k = 0; k < iter.ntensors(); ++k) {
-    const Tensor& t = iter.tensor(k);
-    if (k > 0 && t.is_cpu()) {  // a wrapped number: a constant (checked 0-d by the iterator)
-      push.flags |= 1u << (k - 1);
-      push.offsets[k] = std::bit_cast<std::uint32_t>(t.item().to<float>());
-      continue;
+    const Tensor* t = &iter.tensor(k);
+    if (k > 0 && t->is_cpu()) {  // a wrapped number (checked 0-d by the iterator)
+      if (!wide) {  // a constant in place of the offset
+        push.flags |= 1u << (k - 1);
+        push.offsets[k] = typed ? static_cast<std::uint32_t>(t->item().to<std::int32_t>())
+                                : std::bit_cast<std::uint32_t>(t->item().to<float>());
+        continue;
+      }
+      uploaded[k] = t->to(iter.tensor(0).device());
+      t = &uploaded[k];
     }
-    const bool bytes = t.dtype() == kBool;
-    if (bytes) push.flags |= k == 0 ? 256u : 16u << (k - 1);
-    ranges[k] = word_range(t);
-    push.offsets[k] = checked_u32(t.storage_offset(), "a storage offset of");
-    checked_u32(static_cast<int64_t>(t.storage().nbytes() / t.itemsize()), "a storage of");
+    if (t->dtype() == kBool) push.flags |= k == 0 ? 256u : 16u << (k - 1);
+    ranges[k] = word_range(*t);
+    push.offsets[k] = checked_u32(t->storage_offset(), "a storage offset of");
+    checked_u32(static_cast<int64_t>(t->storage().nbytes() / t->itemsize()), "a storage of");
     for (int d = 0; d < iter.ndim(); ++d) {
       push.strides[4 * k + d] =
           checked_u32(iter.stride(k, d) / iter.element_size(k), "a stride of");
@@ -209,8 +313,19 @@ inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double
   for (int k = 1; k < 4; ++k) {
     if (ranges[k].buffer == VK_NULL_HANDLE) ranges[k] = ranges[0];
   }
-  dispatch_1d(pointwise_shader[op.number], {ranges[0], ranges[1], ranges[2], ranges[3]}, push,
-              iter.numel());
+  const BufferRange& r0 = ranges[0];
+  if (typed) {
+    typed_scalar(compute, s0, push.s);
+    typed_scalar(compute, s1, push.s + 2);
+    dispatch_1d(shaders[op.number], {r0, ranges[1], ranges[2], ranges[3]}, push, iter.numel());
+    return;
+  }
+  // The float32 shader's push constants: the same fields, s0 and s1 as floats.
+  PointwisePush fpush{};
+  std::memcpy(&fpush, &push, offsetof(PointwisePush, s0));
+  fpush.s0 = static_cast<float>(s0);
+  fpush.s1 = static_cast<float>(s1);
+  dispatch_1d(shaders[op.number], {r0, ranges[1], ranges[2], ranges[3]}, fpush, iter.numel());
 }
 
 }  // namespace detail

@@ -6,6 +6,7 @@
 // operands 1..3 are the inputs (float32, or bool: bytes), or constants (a CPU number: its
 // float bits in place of the offset). See include/tensorplay/backends/vulkan/pointwise.hpp.
 #version 450
+#extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x = 256) in;
 
@@ -88,15 +89,30 @@ bool sign_bit(float x) {
   return (floatBitsToUint(x) & 0x80000000u) != 0u;
 }
 
-// C's fmod: x - trunc(x / y) * y, NaN for y = 0 or infinite x, x for infinite y.
+// C's fmod, exactly: NaN for y = 0 or infinite x, x for infinite y or |x| < |y|; otherwise |y|
+// scaled into the remainder's binade (halved if above it) is subtracted until the remainder is
+// below |y|: each subtraction is exact (t <= r < 2t). The dividend's sign, a zero's too.
 float fmod_of(float x, float y) {
   if (y == 0.0 || isinf(x) || isnan(x) || isnan(y)) {
     return NAN;
   }
-  if (isinf(y)) {
+  const float ay = abs(y);
+  float r = abs(x);
+  if (isinf(y) || r < ay) {
     return x;
   }
-  return x - trunc(x / y) * y;
+  int ey;
+  frexp(ay, ey);
+  while (r >= ay) {
+    int er;
+    frexp(r, er);
+    float t = ldexp(ay, er - ey);
+    if (t > r) {
+      t = ldexp(t, -1);
+    }
+    r -= t;
+  }
+  return sign_bit(x) ? -r : r;
 }
 
 // Python's (PyTorch's) remainder: fmod moved to the divisor's sign.
@@ -242,6 +258,8 @@ float pow_of(float x, float y) {
   return odd && negative ? -r : r;
 }
 
+#include "pointwise_index.glsl"
+
 float apply(float a, float b, float c) {
   switch (kOp) {
     case ADD: return a + pc.s0 * b;
@@ -310,22 +328,8 @@ void main() {
   if (i >= pc.numel) {
     return;
   }
-  uint at[4] = uint[4](pc.offsets[0], pc.offsets[1], pc.offsets[2], pc.offsets[3]);
-  // The coordinates of i, dimension 0 fastest; the outermost needs no division (nor does a
-  // single dimension: the common, coalesced case).
-  uint rest = i;
-  for (uint d = 0u; d + 1u < pc.ndim; ++d) {
-    const uint c = rest % pc.sizes[d];
-    rest /= pc.sizes[d];
-    for (uint k = 0u; k < 4u; ++k) {
-      at[k] += c * pc.strides[4u * k + d];
-    }
-  }
-  if (pc.ndim > 0u) {
-    for (uint k = 0u; k < 4u; ++k) {
-      at[k] += rest * pc.strides[4u * k + pc.ndim - 1u];
-    }
-  }
+  uint at[4];
+  operand_offsets(i, at);
   const float r = apply(load(0u, at[1]), load(1u, at[2]), load(2u, at[3]));
   if ((pc.flags & 256u) != 0u) {
     const uint shift = (at[0] & 3u) * 8u;
