@@ -167,6 +167,32 @@ TEST_CASE("typed elementwise ops on Vulkan: in place, out=, wrap-around, float64
   }
 }
 
+TEST_CASE("int32, int64 and float64 reductions on Vulkan match the CPU exactly",
+          "[vulkan][reduce][dtypes]") {
+  TP_REQUIRE_VULKAN();
+  for (DType dt : {kInt, kLong, kDouble}) {
+    // int32 sums and products accumulate in int64, as on the CPU.
+    if (!has_dtype(dt) || !vulkan::context().has_int64()) continue;
+    INFO(scalar_type_name(dt));
+    const Tensor a = sample(dt, 6 * 300, 3).reshape({6, 300});  // long rows: workgroup trees
+    const Tensor small = (arange(24, kDouble).remainder(5) - 2).to(dt).reshape({2, 3, 4});
+    for (const Tensor& t : {a, small}) {
+      check_exact(t.vulkan().sum(), t.sum());
+      check_exact(t.vulkan().sum(-1), t.sum(-1));
+      check_exact(t.vulkan().sum(0, /*keepdim=*/true), t.sum(0, true));
+      check_exact(t.vulkan().prod(-1), t.prod(-1));
+      check_exact(t.vulkan().amax(-1), t.amax(-1));
+      check_exact(t.vulkan().amin(0), t.amin(0));
+      check_exact(t.vulkan().argmax(-1), t.argmax(-1));
+      check_exact(t.vulkan().argmin(), t.argmin());
+      const auto [values, indices] = t.vulkan().max(0);
+      check_exact(values, std::get<0>(t.max(0)));
+      check_exact(indices, std::get<1>(t.max(0)));
+      if (dt == kDouble) check_exact(t.vulkan().mean(-1), t.mean(-1));
+    }
+  }
+}
+
 TEST_CASE("typed elementwise ops Vulkan has no kernel for raise typed errors",
           "[vulkan][pointwise][dtypes][errors]") {
   TP_REQUIRE_VULKAN();

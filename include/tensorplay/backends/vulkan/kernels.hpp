@@ -3,7 +3,9 @@
 // the buffer-level shaders of reduce.hpp, softmax.hpp and matmul.hpp. The front ends (shapes,
 // dtypes, out=, autograd) are the CPU's.
 //
-// Float32 compute (int64 indices for argmax/argmin); other dtypes raise TypeError. A reduction
+// Float32 compute (int64 indices for argmax/argmin); reductions also in int32, int64 and float64
+// (the 64-bit ones where the device has the shader feature); other dtypes raise TypeError. A
+// reduction
 // over any set of dimensions runs as rows: the input permuted so that the kept dimensions come
 // first (a copy on Vulkan, where every view is one), then one row per output element.
 #pragma once
@@ -64,10 +66,18 @@ struct DeviceKernel<ReduceOp, DeviceType::Vulkan> {
       case ReduceCode::Argmin: kind = ReduceKind::Argmin, name = "aten::argmin"; break;
       case ReduceCode::Prod: kind = ReduceKind::Prod, name = "aten::prod"; break;
     }
-    check_float32(name, self);
+    const DType dt = self.dtype();
     const bool arg = code == ReduceCode::Argmax || code == ReduceCode::Argmin;
-    TP_CHECK_TYPE(result.dtype() == (arg ? kLong : kFloat), "'", name,
-                  "' on the Vulkan backend writes ", arg ? "int64" : "float32",
+    const bool integral = dt == kInt || dt == kLong;
+    // int32 sums and products reach here as int64 (the front end's accumulation type); a mean
+    // of integers is the front end's error.
+    TP_CHECK_TYPE(vulkan::reduce_supports(dt) && !(integral && code == ReduceCode::Mean), "'",
+                  name, "' on the Vulkan backend computes in float32, int32, int64 or float64 ",
+                  "(the 64-bit ones where the device has shaderInt64 / shaderFloat64); got a "
+                  "tensor of dtype ", scalar_type_name(dt),
+                  " (convert it with .to(kFloat), or move the tensors with .cpu())");
+    TP_CHECK_TYPE(result.dtype() == (arg ? kLong : dt), "'", name,
+                  "' on the Vulkan backend writes ", arg ? "int64" : scalar_type_name(dt),
                   " results; got an out= tensor of dtype ", scalar_type_name(result.dtype()));
     if (result.numel() == 0) return;
     NoGradGuard no_grad;  // the permutation below is the kernel's own
@@ -85,7 +95,8 @@ struct DeviceKernel<ReduceOp, DeviceType::Vulkan> {
     const Tensor target = contiguous_target(result);
     vulkan::reduce_rows(range_of(rows_view), static_cast<std::size_t>(rows_view.storage_offset()),
                         checked_u32(rows, "a reduction into"), checked_u32(cols, "a reduction of"),
-                        kind, range_of(target), static_cast<std::size_t>(target.storage_offset()));
+                        kind, range_of(target), static_cast<std::size_t>(target.storage_offset()),
+                        dt);
     finish_into(result, target);
   }
 };

@@ -266,8 +266,9 @@ float apply(float a, float b, float c) {
     case SUB: return a - pc.s0 * b;
     case MUL: return a * b;
     case DIV: return a / b;
-    case MAXIMUM: return (isnan(a) || isnan(b)) ? NAN : max(a, b);
-    case MINIMUM: return (isnan(a) || isnan(b)) ? NAN : min(a, b);
+    // The CPU's order (which zero of -0 and +0 wins, too).
+    case MAXIMUM: return (isnan(a) || isnan(b)) ? NAN : (a < b ? b : a);
+    case MINIMUM: return (isnan(a) || isnan(b)) ? NAN : (b < a ? b : a);
     case POW: return pow_of(a, b);
     case EQ: return a == b ? 1.0 : 0.0;
     case NE: return a == b ? 0.0 : 1.0;

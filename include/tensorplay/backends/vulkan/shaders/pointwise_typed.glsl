@@ -156,8 +156,9 @@ T apply(T a, T b, T c) {
     case ADD: return a + s0() * b;
     case SUB: return a - s0() * b;
     case MUL: return a * b;
-    case MAXIMUM: return is_nan(a) ? a : is_nan(b) ? b : max(a, b);
-    case MINIMUM: return is_nan(a) ? a : is_nan(b) ? b : min(a, b);
+    // The CPU's order (which zero of -0 and +0 wins, too).
+    case MAXIMUM: return is_nan(a) ? a : is_nan(b) ? b : (a < b ? b : a);
+    case MINIMUM: return is_nan(a) ? a : is_nan(b) ? b : (b < a ? b : a);
     case EQ: return a == b ? one : zero;
     case NE: return a == b ? zero : one;
     case LT: return a < b ? one : zero;
