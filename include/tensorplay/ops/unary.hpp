@@ -22,7 +22,7 @@
 //
 // Float32 exp, log, log1p, tanh and erf (and sigmoid, silu, gelu and softplus, built on them) use
 // the vectorisable versions of ops/vec_math.hpp, within 2 ulp; float32 sin cos tan asin acos atan
-// sinh cosh and float64 exp and log those of ops/vec_trig.hpp, within 1 ulp; sqrt and rsqrt use
+// sinh cosh and float64 exp log sin cos those of ops/vec_trig.hpp, within 1 ulp; sqrt and rsqrt use
 // the square-root instruction; everything else is the <cmath> function in the compute type
 // (float for Half and BFloat16, which are rounded once at the end, as opmath does in PyTorch).
 #pragma once
@@ -389,10 +389,10 @@ TENSORPLAY_UNARY_FUNCTOR_(TruncOp, std::trunc, PointwiseCode::Trunc)
 TENSORPLAY_UNARY_FUNCTOR_(RoundOp, std::nearbyint, PointwiseCode::Round)
 #undef TENSORPLAY_UNARY_FUNCTOR_
 
-// sin, cos and tan (ops/vec_trig.hpp for float, so for Half and BFloat16 too; <cmath> for
-// double): contiguous float rows through trig_row_f32 and strided ones through
-// trig_scalar_f32, each doing the costly large-argument reduction only where it is needed, with
-// the same bits.
+// sin, cos and tan (ops/vec_trig.hpp for float, so for Half and BFloat16 too, and sin and cos
+// for double; <cmath>'s tan for double): contiguous rows through trig_row_f32 / trig_row_f64 and
+// strided ones through trig_scalar_f32 / trig_scalar_f64, each doing the costly large-argument
+// reduction (or glibc's call) only where it is needed, with the same bits.
 template <TrigFn kFn>
 struct TrigOp {
   static constexpr PointwiseCode kDevice = kFn == TrigFn::Sin   ? PointwiseCode::Sin
@@ -402,16 +402,19 @@ struct TrigOp {
   TENSORPLAY_UNARY_OP_ T operator()(T x) const noexcept {
     if constexpr (std::is_same_v<T, float>) {
       return trig_scalar_f32<kFn>(x);
-    } else if constexpr (kFn == TrigFn::Sin) {
-      return std::sin(x);
-    } else if constexpr (kFn == TrigFn::Cos) {
-      return std::cos(x);
+    } else if constexpr (kFn != TrigFn::Tan) {
+      return trig_scalar_f64<kFn>(x);
     } else {
       return std::tan(x);
     }
   }
   int64_t contiguous(float* o, const float* x, int64_t n) const noexcept {
     trig_row_f32<kFn>(o, x, n);
+    return n;
+  }
+  int64_t contiguous(double* o, const double* x, int64_t n) const noexcept
+      requires(kFn != TrigFn::Tan) {
+    trig_row_f64<kFn>(o, x, n);
     return n;
   }
 };

@@ -1,5 +1,5 @@
 // Trigonometric, inverse trigonometric and hyperbolic functions for float (sin cos tan asin acos
-// atan sinh cosh), and exp and log for double, written in the style of ops/vec_math.hpp: plain
+// atan sinh cosh), and exp log sin cos for double, written in the style of ops/vec_math.hpp: plain
 // scalar C++ with no branches, no calls and no tables, so that GCC vectorises a contiguous loop
 // over them (AVX2 or AVX-512, whatever the target of the function they are inlined into; nothing
 // here tests __AVX__ or __FMA__). glibc's sinf and friends are a call per element; PyTorch
@@ -13,16 +13,19 @@
 // floats, but no double-float arithmetic (what Sleef's u10 functions carry instead), no
 // error-free tricks that depend on FMA, and plain `a * b + c` throughout: it is fused where the
 // target has FMA (GCC contracts by default) and nothing depends on whether it is. Products that
-// must be exact are exact by construction (their factors' significant bits fit in 53).
+// must be exact are exact by construction (their factors' significant bits fit in 53). The
+// double sin and cos are fdlibm's, on a branch-free reduction valid up to 2^17, and glibc's
+// beyond: a call, made only for the (rare) elements that need it (see their section).
 //
 // GCC 12 vectorises them with SSE4.1 and up (x86-64-v2, v3, v4); at the SSE2 baseline it
 // cannot turn a double comparison into a 64-bit mask, and the loops stay scalar there (and
-// correct).
+// correct), but for the double sin and cos, which compare nothing.
 //
 // Selections are bit masks, for the reason given at the top of vec_math.hpp.
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -185,7 +188,7 @@ TENSORPLAY_VEC_TRIG_INLINE_ double log_f64(double x) noexcept {
 // need it, and one element at a time (trig_scalar_f32) only for the elements that do: the same
 // bits every way.
 
-// Beyond this, trig_reduce_large.
+// Beyond this, trig_reduce_large (float), or glibc's sin and cos (double).
 inline constexpr double kTrigSmallLimit = 131072.0;  // 2^17
 
 // x - m kScale pi/2 for an integer |m kScale| < 2^17 and a float x (kScale 1 or 2). pi/2's
@@ -382,6 +385,160 @@ TENSORPLAY_VEC_TRIG_INLINE_ void trig_row_f32(float* out, const float* x, int64_
   if (b < n) trig_block_f32<kFn>(out + b, x + b, n - b);
 }
 
+// ---- sin and cos for double ---------------------------------------------------------------
+//
+// fdlibm's method, written branch-free for |x| <= 2^17 (trig_f64): n = round(x 2/pi), r + y = x -
+// n pi/2 as a head and a tail, and one of two kernels on |r| <= pi/4 (+ a hair), picked by n's
+// parity: sin(x) = (-1)^(n/2) sin(r + y) for even n and (-1)^((n-1)/2) cos(r + y) for odd n, and
+// cos(x) the other way round. Both kernels run for every element and a bit mask picks, which costs
+// a second polynomial but keeps the loop vectorisable. Where cos is near 0 the sin kernel runs on
+// the small r, so both functions keep their relative accuracy at their zeros. Beyond 2^17 (a
+// rare case for a tensor) the row functions and sin_f64 / cos_f64 call glibc's sin and cos,
+// which reduce exactly: within 1 ulp everywhere.
+
+// pi/2 in three parts (Cody and Waite): kPio2C1 and kPio2C2 have 35 significant bits, so n times
+// each is exact for |n| < 2^18, and kPio2C3 is the rest rounded to a double (pi/2 to 2^-130).
+inline constexpr double kPio2C1 = 0x1.921fb54440000p+0;
+inline constexpr double kPio2C2 = 0x1.68c234c4c0000p-39;
+inline constexpr double kPio2C3 = 0x1.98a2e03707345p-77;
+
+// fdlibm's __kernel_sin and __kernel_cos (Sun's k_sin.c and k_cos.c, also in musl and the BSDs):
+// sin and cos of r + y for |r| <= pi/4, |y| small (the reduction's tail). sin(r) = r + r^3 S(r^2),
+// S of degree 5; cos(r) = 1 - r^2/2 + r^4 C(r^2), C of degree 5 (Remez fits: 2^-58 and 2^-59
+// relative). The tail enters to first order (sin(r + y) ~ sin r + y (1 - r^2/2), cos(r + y) ~
+// cos r - y r), and the last additions are arranged so that only the final one rounds visibly:
+// for sin the large term r alone, for cos 1 - r^2/2 as a sum and its rounding error (fdlibm's
+// own sin and cos, with these kernels, are within 1 ulp; see sin_f64 for what was measured).
+TENSORPLAY_VEC_TRIG_INLINE_ double sin_kernel_f64(double r, double y, double z) noexcept {
+  constexpr double kS1 = -0x1.5555555555549p-3, kS2 = 0x1.111111110f8a6p-7;
+  constexpr double kS3 = -0x1.a01a019c161d5p-13, kS4 = 0x1.71de357b1fe7dp-19;
+  constexpr double kS5 = -0x1.ae5e68a2b9cebp-26, kS6 = 0x1.5d93a5acfd57cp-33;
+  const double w = z * z;
+  const double p = (kS2 + z * (kS3 + z * kS4)) + z * w * (kS5 + z * kS6);
+  const double v = z * r;
+  return r - ((z * (0.5 * y - v * p) - y) - v * kS1);
+}
+TENSORPLAY_VEC_TRIG_INLINE_ double cos_kernel_f64(double r, double y, double z) noexcept {
+  constexpr double kC1 = 0x1.555555555554cp-5, kC2 = -0x1.6c16c16c15177p-10;
+  constexpr double kC3 = 0x1.a01a019cb1590p-16, kC4 = -0x1.27e4f809c52adp-22;
+  constexpr double kC5 = 0x1.1ee9ebdb4b1c4p-29, kC6 = -0x1.8fae9be8838d4p-37;
+  const double w = z * z;
+  const double p = z * (kC1 + z * (kC2 + z * kC3)) + w * w * (kC4 + z * (kC5 + z * kC6));
+  const double hz = 0.5 * z;
+  const double u = 1.0 - hz;
+  return u + (((1.0 - u) - hz) + (z * p - r * y));
+}
+
+// x = n pi/2 + r + y for |x| <= 2^17, with n = round(x 2/pi) and k the rounding sum whose low
+// bits are n (see kRoundShift64); NaN or inf give NaN (inf - inf), larger arguments values of no
+// meaning (see sin_f64). Cody and Waite's method with three parts of pi/2:
+//  - t = x - n kPio2C1 is exact: the product is, and x and it are within a factor of 2 (or n = 0);
+//  - r = t - n kPio2C2 rounds, and e = (t - r) - n kPio2C2 is its exact rounding error: either
+//    |t| >= |n kPio2C2| (Dekker's Fast2Sum), or r is below 2^-20 and then exact, all three being
+//    multiples of 2^-73;
+//  - y = e - n kPio2C3, the tail: r + y is within 2^-112 of x - n pi/2 (kPio2C3's rounding, the
+//    product's and the subtraction's, n < 2^16.4). The double below 2^17 nearest to a multiple
+//    of pi/2 is 2^-60.5 from it (x = 0x1.6c6cbc45dc8dep+5, 45.6), and those near 2^16 2^-52.7
+//    (the continued fractions of pi/2 scaled to each binade bound these distances), so r + y
+//    always carries 59 good bits or more.
+// y is not renormalised against r: the kernels take it to first order, which is all it needs
+// even where it is as large as r (then both are below 2^-59 and sin(r + y) rounds r + y).
+TENSORPLAY_VEC_TRIG_INLINE_ void trig_reduce_f64(double x, double& r, double& y,
+                                                 uint64_t& kb) noexcept {
+  constexpr double k2OverPi = 0x1.45f306dc9c883p-1;
+  const double k = x * k2OverPi + kRoundShift64;
+  const double n = k - kRoundShift64;
+  const double t = x - n * kPio2C1;
+  const double w = n * kPio2C2;
+  r = t - w;
+  y = ((t - r) - w) - n * kPio2C3;
+  kb = std::bit_cast<uint64_t>(k);
+}
+
+// sin(x) or cos(x) for |x| <= 2^17, NaN or inf (NaN out), branch-free: both kernels and a select
+// on n's parity; for sin, n mod 4 = 0, 1, 2, 3 gives sin r, cos r, -sin r, -cos r, and for cos,
+// cos r, -sin r, -cos r, sin r. The sign is the quadrant's, as a bit: sin(-0) = -0 (r = -0, y =
+// 0, and the sin kernel keeps the sign). The selection mask comes straight from n's low bit (0 - 1
+// is all ones), not from a comparison: SSE2 has no 64-bit integer compare, and with one the
+// default level would stay scalar.
+template <TrigFn kFn>
+TENSORPLAY_VEC_TRIG_INLINE_ double trig_f64(double x) noexcept {
+  double r, y;
+  uint64_t kb;
+  trig_reduce_f64(x, r, y, kb);
+  const double z = r * r;
+  const uint64_t sb = std::bit_cast<uint64_t>(sin_kernel_f64(r, y, z));
+  const uint64_t cb = std::bit_cast<uint64_t>(cos_kernel_f64(r, y, z));
+  const uint64_t odd = uint64_t(0) - (kb & 1u);
+  constexpr uint64_t kSign = uint64_t(1) << 63;
+  if constexpr (kFn == TrigFn::Sin) {
+    return std::bit_cast<double>(((cb & odd) | (sb & ~odd)) ^ ((kb << 62) & kSign));
+  } else {
+    return std::bit_cast<double>(((sb & odd) | (cb & ~odd)) ^ (((kb + 1u) << 62) & kSign));
+  }
+}
+
+// sin(x) and cos(x) for double, one element at a time: within 1 ulp over the whole double range
+// (measured on 3 * 10^7 random doubles below 2^17: 0.79 ulp at most, with FMA or without; under
+// 0.5 at the doubles nearest to multiples of pi/2), glibc's beyond 2^17. Branches, which one
+// element can afford and a vectorised loop cannot: to glibc, and to the one kernel needed (what
+// trig_f64 selects, so the same bits). sin(+-0) = +-0, cos(+-0) = 1, NaN and +-inf give NaN.
+template <TrigFn kFn>
+inline double trig_libm_f64(double x) noexcept {
+  return kFn == TrigFn::Sin ? std::sin(x) : std::cos(x);
+}
+template <TrigFn kFn>
+inline double trig_scalar_f64(double x) noexcept {
+  const double a = abs_f64(x);
+  if (a > kTrigSmallLimit && a < std::numeric_limits<double>::infinity()) {
+    return trig_libm_f64<kFn>(x);
+  }
+  double r, y;
+  uint64_t kb;
+  trig_reduce_f64(x, r, y, kb);
+  const double z = r * r;
+  const bool cos_kernel = ((kb ^ uint64_t(kFn == TrigFn::Cos)) & 1u) != 0;
+  const double v = cos_kernel ? cos_kernel_f64(r, y, z) : sin_kernel_f64(r, y, z);
+  const uint64_t flip = ((kb + uint64_t(kFn == TrigFn::Cos)) << 62) & (uint64_t(1) << 63);
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(v) ^ flip);
+}
+inline double sin_f64(double x) noexcept { return trig_scalar_f64<TrigFn::Sin>(x); }
+inline double cos_f64(double x) noexcept { return trig_scalar_f64<TrigFn::Cos>(x); }
+
+// out[i] = sin_f64(x[i]) (or cos_f64) over a contiguous row, out == x allowed: trig_f64 over
+// blocks of 256 (vectorised), then, in a block that holds a finite |x| > 2^17, glibc's function
+// for those elements. The same bits as sin_f64.
+template <TrigFn kFn>
+TENSORPLAY_VEC_TRIG_INLINE_ void trig_block_f64(double* out, const double* x,
+                                                int64_t len) noexcept {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  constexpr uint64_t kLimitBits = std::bit_cast<uint64_t>(kTrigSmallLimit);
+  constexpr uint64_t kInfBits = std::bit_cast<uint64_t>(kInf);
+  double buf[256];     // the results go through it, so that out may alias x
+  uint64_t large = 0;  // bit 63: some finite |x| beyond 2^17
+  for (int64_t i = 0; i < len; ++i) {
+    buf[i] = trig_f64<kFn>(x[i]);
+    // |x|'s bits b order as the values; b > kLimitBits and b < kInfBits as the sign bits of two
+    // differences: SSE2 has no 64-bit compare, and with one the default level would stay scalar.
+    const uint64_t b = std::bit_cast<uint64_t>(x[i]) & 0x7FFFFFFFFFFFFFFFull;
+    large |= (kLimitBits - b) & (b - kInfBits);
+  }
+  large >>= 63;
+  if (large != 0) {  // rare: glibc for the elements that need it
+    for (int64_t i = 0; i < len; ++i) {
+      const double a = abs_f64(x[i]);
+      if (a > kTrigSmallLimit && a < kInf) buf[i] = trig_libm_f64<kFn>(x[i]);
+    }
+  }
+  for (int64_t i = 0; i < len; ++i) out[i] = buf[i];
+}
+template <TrigFn kFn>
+TENSORPLAY_VEC_TRIG_INLINE_ void trig_row_f64(double* out, const double* x, int64_t n) noexcept {
+  int64_t b = 0;
+  for (; b + 256 <= n; b += 256) trig_block_f64<kFn>(out + b, x + b, 256);
+  if (b < n) trig_block_f64<kFn>(out + b, x + b, n - b);
+}
+
 // ---- asin, acos, atan for float ------------------------------------------------------------
 
 // asin(a) on a in [0, 0.5]: a + a^3 P(a^2), P of degree 6 (a Chebyshev fit, 2.5e-10 on P, so
@@ -399,52 +556,68 @@ TENSORPLAY_VEC_TRIG_INLINE_ double asin_poly_f64(double a, double z) noexcept {
 
 // sqrt(z) for z >= 0 without std::sqrt: under the default -fmath-errno GCC guards each square
 // root with a test and a libm call (for the errno of a negative argument), which keeps the loop
-// scalar. A reciprocal square root guessed from the bits (3.4% off), two Newton steps (5e-6),
-// then one Newton step on the square root itself: within 2e-11 relative, which is what the
-// float functions need (not a double-precision square root). sqrt(0) = 0.
+// scalar, and nothing in a header lifts that: an optimize("no-math-errno") attribute on this
+// function is lost when it is inlined (the guard is added later, with the caller's flags), and
+// GCC 12 does not fold the guard away even where the argument is provably non-negative (fabs,
+// an integer converted). Instead, within 8e-13 relative (what the float functions need, not a
+// double-precision square root):
+//  - y ~ 1/sqrt(z) guessed from the bits and improved by one modified Newton step, y k1 (k2 -
+//    z y^2), whose constants (Moroz, Walczyk et al.'s for float's fast inverse square root,
+//    magic 0x5F1FFFF9, carried over to double's exponent bias; checked optimal for double too)
+//    leave 6.5e-4 relative (a plain Newton step, 1.8e-3);
+//  - s = z y and t = 1 - s y, so that sqrt(z) = s (1 - t)^(-1/2) exactly, and the series
+//    s (1 + t/2 + 3t^2/8 + 5t^3/16) to third order: 35/128 t^4 = 8e-13 relative left.
+// z y is formed before its product with y: y^2 overflows for z = 0 (y ~ 2^512), z y does not,
+// and sqrt(0) = 0 (t = 1, s = 0). A negative z gives a value of no meaning.
 TENSORPLAY_VEC_TRIG_INLINE_ double sqrt_nonneg_f64(double z) noexcept {
-  double y = std::bit_cast<double>(0x5FE6EB50C7B537A9ull - (std::bit_cast<uint64_t>(z) >> 1));
-  const double hz = 0.5 * z;
-  y = y * (1.5 - hz * y * y);
-  y = y * (1.5 - hz * y * y);
+  double y = std::bit_cast<double>(0x5FE3FFFF20000000ull - (std::bit_cast<uint64_t>(z) >> 1));
+  y = (0.703952253 * y) * (2.38924456 - z * y * y);
   const double s = z * y;
-  return s + 0.5 * y * (z - s * s);
+  const double t = 1.0 - s * y;
+  return s + (s * t) * ((0.3125 * t + 0.375) * t + 0.5);
 }
 
-// The shared half of asin and acos: for a = |x| <= 0.5, v = asin(a); above, v = asin(sqrt((1 -
-// a) / 2)), from which asin(a) = pi/2 - 2 v and acos(a) = 2 v (the classic identity; 1 - a and
-// the halving are exact in double, and the polynomial's argument stays in [0, 0.5]).
-// (Returns v only: a struct holding the bool as well keeps GCC from vectorising the callers.)
-TENSORPLAY_VEC_TRIG_INLINE_ double asin_half_f64(double a) noexcept {
-  const bool small = a <= 0.5;
-  const double zl = 0.5 * (1.0 - a);
-  const double s = select_f64(small, a, sqrt_nonneg_f64(select_f64(small, 0.0, zl)));
-  const double z = select_f64(small, a * a, zl);
-  return asin_poly_f64(s, z);
+// The shared half of asin and acos, for a = |x| (x a float widened): v = asin(a) for a <= 0.5;
+// above, v = asin(s) with s = sqrt((1 - a) / 2), from which asin(a) = pi/2 - 2 v and acos(a) =
+// 2 v (the classic identity; 1 - a and the halving are exact, and the polynomial's argument
+// stays in [0, 0.5]). The polynomial's z is a^2 or (1 - a) / 2, and its s the square root of z
+// in both cases: for a <= 0.5 that recomputes a (to 8e-13, 2^-17 of a float ulp), but it saves
+// the select of s. For a > 1 the square root of the negative (1 - a) / 2 is meaningless: the
+// callers replace the result by NaN.
+TENSORPLAY_VEC_TRIG_INLINE_ double asin_half_f64(double a, bool small) noexcept {
+  const double z = select_f64(small, a * a, 0.5 - 0.5 * a);
+  return asin_poly_f64(sqrt_nonneg_f64(z), z);
 }
 
 inline constexpr double kPio2F64 = 0x1.921fb54442d18p+0;
-inline constexpr double kPiF64 = 0x1.921fb54442d18p+1;
 
-// asin(x) for float: within 0.5014 ulp (every float in [-1, 1]). asin(+-0) = +-0, |x| > 1 gives
-// NaN, NaN in gives NaN out.
+// asin(x) for float: within 0.5010 ulp (every float in [-1, 1]). asin(+-0) = +-0, |x| > 1 gives
+// NaN, NaN in gives NaN out. Computed on |x|, then x's sign put back as a bit: x's sign bit
+// alone is d ^ |d| (one instruction on the doubles, where extending the float's sign bit to 64
+// bits takes four).
 TENSORPLAY_VEC_TRIG_INLINE_ float asin_f32(float x) noexcept {
-  const double a = abs_f64(double(x));
-  const double h = asin_half_f64(a);
-  const double v = select_f64(a <= 0.5, h, kPio2F64 - 2.0 * h);
-  const float r = float(with_sign_of_f32_f64(v, x));
+  const double d = x;
+  const double a = abs_f64(d);
+  const bool small = a <= 0.5;
+  const double h = asin_half_f64(a, small);
+  const double v = select_f64(small, h, kPio2F64 - 2.0 * h);
+  const uint64_t sign = std::bit_cast<uint64_t>(d) ^ std::bit_cast<uint64_t>(a);
+  const float r = float(xor_sign_f64(v, sign));
   return select_f32(abs_f32(x) > 1.0f, std::numeric_limits<float>::quiet_NaN(), r);
 }
 
 // acos(x) for float: within 0.5008 ulp (every float in [-1, 1]). acos(1) = +0, |x| > 1 gives NaN,
-// NaN in gives NaN out. pi/2 - asin(x) near 0, 2 v for x > 0.5, pi - 2 v for x < -0.5: no
-// cancellation in double.
+// NaN in gives NaN out. With hs = asin of |x|'s half carrying x's sign: pi/2 - hs for |x| <= 0.5,
+// 2 hs for x > 0.5 and pi + 2 hs for x < -0.5, no cancellation in double. The constant term of
+// the last two, 0 or pi, is pi/2 - (pi/2 with x's sign): exact, and no compare.
 TENSORPLAY_VEC_TRIG_INLINE_ float acos_f32(float x) noexcept {
-  const double a = abs_f64(double(x));
-  const double h = asin_half_f64(a);
-  const bool neg = x < 0.0f;
-  const double large = select_f64(neg, kPiF64, 0.0) + xor_sign_f64(2.0 * h, uint64_t(neg) << 63);
-  const double v = select_f64(a <= 0.5, kPio2F64 - with_sign_of_f32_f64(h, x), large);
+  const double d = x;
+  const double a = abs_f64(d);
+  const bool small = a <= 0.5;
+  const uint64_t sign = std::bit_cast<uint64_t>(d) ^ std::bit_cast<uint64_t>(a);
+  const double hs = xor_sign_f64(asin_half_f64(a, small), sign);
+  const double base = kPio2F64 - xor_sign_f64(kPio2F64, sign);
+  const double v = select_f64(small, kPio2F64 - hs, 2.0 * hs + base);
   return select_f32(abs_f32(x) > 1.0f, std::numeric_limits<float>::quiet_NaN(), float(v));
 }
 
