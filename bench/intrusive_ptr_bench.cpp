@@ -57,6 +57,23 @@ void BM_intrusive_ptr_copy_shared_ptr(benchmark::State& state) {
   const auto original = std::make_shared<PlainPayload>();
   copy_and_destroy(state, original);
 }
+// make_intrusive + the last release: the path a temporary object takes (allocation included,
+// plain new/delete on both sides), where copy_and_destroy measures the shared release.
+void BM_intrusive_ptr_make_tensorplay(benchmark::State& state) {
+  for (auto _ : state) {
+    auto p = tensorplay::make_intrusive<Payload>();
+    benchmark::DoNotOptimize(p);
+    benchmark::ClobberMemory();
+  }
+}
+void BM_intrusive_ptr_make_shared_ptr(benchmark::State& state) {
+  leave_single_threaded_mode();
+  for (auto _ : state) {
+    auto p = std::make_shared<PlainPayload>();
+    benchmark::DoNotOptimize(p);
+    benchmark::ClobberMemory();
+  }
+}
 void BM_intrusive_ptr_weak_lock_tensorplay(benchmark::State& state) {
   const auto original = tensorplay::make_intrusive<Payload>();
   const tensorplay::weak_intrusive_ptr<Payload> weak(original);
@@ -73,5 +90,7 @@ void BM_intrusive_ptr_weak_lock_shared_ptr(benchmark::State& state) {
 
 BENCHMARK(BM_intrusive_ptr_copy_tensorplay)->Name("intrusive_ptr_copy@tensorplay");
 BENCHMARK(BM_intrusive_ptr_copy_shared_ptr)->Name("intrusive_ptr_copy@shared_ptr");
+BENCHMARK(BM_intrusive_ptr_make_tensorplay)->Name("intrusive_ptr_make@tensorplay");
+BENCHMARK(BM_intrusive_ptr_make_shared_ptr)->Name("intrusive_ptr_make@shared_ptr");
 BENCHMARK(BM_intrusive_ptr_weak_lock_tensorplay)->Name("intrusive_ptr_weak_lock@tensorplay");
 BENCHMARK(BM_intrusive_ptr_weak_lock_shared_ptr)->Name("intrusive_ptr_weak_lock@shared_ptr");

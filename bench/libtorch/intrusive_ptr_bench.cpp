@@ -19,6 +19,14 @@ void BM_intrusive_ptr_copy_libtorch(benchmark::State& state) {
   }
 }
 
+void BM_intrusive_ptr_make_libtorch(benchmark::State& state) {
+  for (auto _ : state) {
+    auto p = c10::make_intrusive<Payload>();
+    benchmark::DoNotOptimize(p);
+    benchmark::ClobberMemory();
+  }
+}
+
 void BM_intrusive_ptr_weak_lock_libtorch(benchmark::State& state) {
   const auto original = c10::make_intrusive<Payload>();
   const c10::weak_intrusive_ptr<Payload> weak(original);
@@ -32,4 +40,5 @@ void BM_intrusive_ptr_weak_lock_libtorch(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_intrusive_ptr_copy_libtorch)->Name("intrusive_ptr_copy@libtorch");
+BENCHMARK(BM_intrusive_ptr_make_libtorch)->Name("intrusive_ptr_make@libtorch");
 BENCHMARK(BM_intrusive_ptr_weak_lock_libtorch)->Name("intrusive_ptr_weak_lock@libtorch");

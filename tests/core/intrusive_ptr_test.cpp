@@ -8,10 +8,13 @@
 // at the end.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
@@ -2604,6 +2607,191 @@ TEST_CASE("intrusive_ptr: assignment keeps the new target alive while releasing 
   p = p->next;
   CHECK(p->value == 2);
   CHECK(p.use_count() == 1u);
+}
+
+// ============================================================================================
+// Note [Unique release probe]: the opt-in release that skips the RMW for a sole owner must keep
+// every semantic of the RMW path (destructor vs release_resources, weak expiry, counts).
+// ============================================================================================
+
+namespace {
+class ProbingOrderMock final : public OrderMock {
+ public:
+  static constexpr bool intrusive_ptr_probe_unique_release = true;
+  using OrderMock::OrderMock;
+};
+
+// Constant evaluation takes the probe's plain-arithmetic path, weak references included.
+struct ProbingNode : intrusive_ptr_target {
+  static constexpr bool intrusive_ptr_probe_unique_release = true;
+  int* destroyed;
+  int* released;
+  constexpr ProbingNode(int* d, int* r) : destroyed(d), released(r) {}
+  constexpr ~ProbingNode() override { ++*destroyed; }
+  constexpr void release_resources() override { ++*released; }
+};
+constexpr int probing_sole_owner() {  // destroyed, never released
+  int destroyed = 0, released = 0;
+  {
+    auto p = make_intrusive<ProbingNode>(&destroyed, &released);
+    auto q = p;
+    q.reset();
+    if (destroyed != 0 || p.use_count() != 1u) return -1;
+  }
+  return destroyed * 10 + released;
+}
+constexpr int probing_with_weak() {  // released at the last strong, destroyed at the last weak
+  int destroyed = 0, released = 0;
+  weak_intrusive_ptr<ProbingNode> w;
+  {
+    auto p = make_intrusive<ProbingNode>(&destroyed, &released);
+    w = p;
+  }
+  if (!w.expired() || w.weak_use_count() != 1u || destroyed != 0) return -1;
+  w.reset();
+  return destroyed * 10 + released;
+}
+static_assert(probing_sole_owner() == 10);
+static_assert(probing_with_weak() == 11);
+
+struct ProbingCounted final : intrusive_ptr_target {
+  static constexpr bool intrusive_ptr_probe_unique_release = true;
+  std::atomic<int>* destroyed;
+  std::atomic<int>* released;
+  int payload = 42;
+  ProbingCounted(std::atomic<int>* d, std::atomic<int>* r) : destroyed(d), released(r) {}
+  ~ProbingCounted() override { destroyed->fetch_add(1); }
+  void release_resources() override { released->fetch_add(1); }
+};
+}  // namespace
+
+static_assert(tensorplay::detail::probes_unique_release_v<ProbingOrderMock>);
+static_assert(!tensorplay::detail::probes_unique_release_v<OrderMock>);
+static_assert(!tensorplay::detail::probes_unique_release_v<intrusive_ptr_target>);
+
+TEST_CASE("intrusive_ptr: the unique release probe keeps the RMW path's semantics",
+          "[core][intrusive_ptr]") {
+  std::vector<std::string> log;
+  using V = std::vector<std::string>;
+
+  SECTION("sole owner: destructor only") {
+    auto p = make_intrusive<ProbingOrderMock>(&log);
+    p.reset();
+    CHECK(log == V{"destroyed"});
+  }
+  SECTION("shared: the probe fails, the count drops, the last owner destroys") {
+    auto p = make_intrusive<ProbingOrderMock>(&log);
+    auto q = p;
+    CHECK(p.use_count() == 2u);
+    q.reset();
+    CHECK(log.empty());
+    CHECK(p.use_count() == 1u);
+    CHECK(p.weak_use_count() == 1u);
+    p.reset();
+    CHECK(log == V{"destroyed"});
+  }
+  SECTION("const target") {
+    intrusive_ptr<const ProbingOrderMock> p = make_intrusive<ProbingOrderMock>(&log);
+    auto q = p;
+    q.reset();
+    CHECK(log.empty());
+    p.reset();
+    CHECK(log == V{"destroyed"});
+  }
+  SECTION("a live weak reference: release_resources at the last strong, delete at the last weak") {
+    auto p = make_intrusive<ProbingOrderMock>(&log);
+    weak_intrusive_ptr<ProbingOrderMock> w(p);
+    p.reset();
+    CHECK(log == V{"released"});
+    CHECK(w.expired());
+    CHECK(w.use_count() == 0u);
+    CHECK(w.weak_use_count() == 1u);
+    CHECK_FALSE(w.lock());
+    w.reset();
+    CHECK(log == V{"released", "destroyed"});
+  }
+  SECTION("a weak reference gone before the last strong: the probe deletes at once") {
+    auto p = make_intrusive<ProbingOrderMock>(&log);
+    {
+      weak_intrusive_ptr<ProbingOrderMock> w(p);
+      CHECK(p.weak_use_count() == 2u);
+    }
+    CHECK(p.weak_use_count() == 1u);
+    p.reset();
+    CHECK(log == V{"destroyed"});
+  }
+  SECTION("a strong reference from lock() can be the last one") {
+    auto p = make_intrusive<ProbingOrderMock>(&log);
+    weak_intrusive_ptr<ProbingOrderMock> w(p);
+    auto locked = w.lock();
+    p.reset();
+    CHECK(log.empty());
+    CHECK(locked.use_count() == 1u);
+    locked.reset();  // weak reference alive: the RMW path, which releases
+    CHECK(log == V{"released"});
+    w.reset();
+    CHECK(log == V{"released", "destroyed"});
+  }
+  SECTION("reclaim and release round-trip through raw pointers") {
+    auto p = make_intrusive<ProbingOrderMock>(&log);
+    ProbingOrderMock* raw = p.release();
+    auto back = intrusive_ptr<ProbingOrderMock>::reclaim(raw);
+    CHECK(back.use_count() == 1u);
+    back.reset();
+    CHECK(log == V{"destroyed"});
+  }
+}
+
+TEST_CASE("intrusive_ptr: counts near the layout's boundaries", "[core][intrusive_ptr]") {
+  // The strong count is stored minus one in the high half (see kStrongOne): walking through
+  // strong 1 -> 0 with weak references of various counts, and large counts, must read back
+  // exactly.
+  auto p = make_intrusive<SomeClass>();
+  std::vector<weak_intrusive_ptr<SomeClass>> weaks(1000, weak_intrusive_ptr<SomeClass>(p));
+  std::vector<intrusive_ptr<SomeClass>> strongs(1000, p);
+  CHECK(p.use_count() == 1001u);
+  CHECK(p.weak_use_count() == 1001u);
+  strongs.clear();
+  CHECK(p.use_count() == 1u);
+  CHECK(p.unique());
+  p.reset();
+  CHECK(weaks[0].expired());
+  CHECK(weaks[0].use_count() == 0u);
+  CHECK(weaks[0].weak_use_count() == 1000u);
+  CHECK_FALSE(weaks[999].lock());
+  weaks.resize(1);
+  CHECK(weaks[0].weak_use_count() == 1u);
+}
+
+TEST_CASE("intrusive_ptr: concurrent copies and last releases of a probing type",
+          "[core][intrusive_ptr]") {
+  // A small multi-threaded check of the probe (tests/stress has the long ones); meant to run
+  // under TSan too. Each round, every thread drops its strong reference while some also hold a
+  // weak one: exactly one destruction per object, release_resources at most once.
+  std::atomic<int> destroyed{0}, released{0}, errors{0};
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 2000;
+  for (int round = 0; round < kRounds; ++round) {
+    auto obj = make_intrusive<ProbingCounted>(&destroyed, &released);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([mine = obj, t, round, &errors]() mutable {
+        weak_intrusive_ptr<ProbingCounted> weak(mine);
+        for (int i = 0; i < 4; ++i) {
+          auto copy = mine;
+          if (copy->payload != 42) errors.fetch_add(1);
+        }
+        if ((t + round) % 2 == 0) weak.reset();
+        mine.reset();
+        if (auto again = weak.lock(); again && again->payload != 42) errors.fetch_add(1);
+      });
+    }
+    obj.reset();
+    for (auto& th : threads) th.join();
+  }
+  CHECK(errors == 0);
+  CHECK(destroyed == kRounds);
+  CHECK(released <= kRounds);
 }
 
 }  // namespace core_intrusive_ptr_test

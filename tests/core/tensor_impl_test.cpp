@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -190,6 +191,97 @@ TEST_CASE("share_version_counter makes two impls one family", "[core][tensor_imp
   v->share_version_counter(*a);
   a->bump_version();
   CHECK(v->version_counter().current_version() == 1);
+}
+
+TEST_CASE("the contiguous-sizes constructor matches set_sizes_contiguous",
+          "[core][tensor_impl]") {
+  // empty()'s constructor writes the geometry into a zeroed one of the right rank instead of
+  // resizing the default one: every rank, inline and heap, must come out as the general path.
+  const int64_t big = int64_t{1} << 32;
+  const std::vector<std::vector<int64_t>> shapes{
+      {},           {0},          {5},          {2, 3},          {2, 0, 3},
+      {1, 1, 1, 1}, {2, 1, 3, 3}, {2, 3, 4, 5}, {1, 2, 3, 4, 5}, {2, 1, 2, 1, 2, 1},
+      {1, 2, 1, 2, 1, 2, 1, 2},   {0, big, big}};
+  for (const auto& sizes : shapes) {
+    INFO("sizes " << IntArrayRef(sizes));
+    auto expected = make_intrusive<TensorImpl>(Storage(use_byte_size, 0), kFloat);
+    expected->set_sizes_contiguous(sizes);
+    auto t = make_intrusive<TensorImpl>(Storage(use_byte_size, 0), kFloat, IntArrayRef(sizes));
+    CHECK(t->dim() == static_cast<int64_t>(sizes.size()));
+    CHECK(t->sizes() == expected->sizes());
+    CHECK(t->strides() == expected->strides());
+    CHECK(t->strides() == IntArrayRef(SizesAndStrides::compute_contiguous_strides(sizes)));
+    CHECK(t->numel() == expected->numel());
+    CHECK(t->is_contiguous());
+    CHECK(t->is_non_overlapping_and_dense());
+    CHECK(t->is_contiguous(MemoryFormat::ChannelsLast) ==
+          expected->is_contiguous(MemoryFormat::ChannelsLast));
+    CHECK(t->suggest_memory_format() == MemoryFormat::Contiguous);
+    CHECK(t->storage_offset() == 0);
+    CHECK(t->dtype() == kFloat);
+    CHECK_FALSE(t->is_inference());
+    CHECK(t->version_counter().enabled());
+    CHECK(t->version_counter().current_version() == 0);
+  }
+  // A rank-4 tensor with one channel is both contiguous and channels-last.
+  auto c1 = make_intrusive<TensorImpl>(Storage(use_byte_size, 0), kFloat,
+                                       IntArrayRef(std::vector<int64_t>{2, 1, 3, 3}));
+  CHECK(c1->is_contiguous(MemoryFormat::ChannelsLast));
+  // Reshaping afterwards works from the constructed geometry (inline <-> heap).
+  auto r = make_intrusive<TensorImpl>(Storage(use_byte_size, 0), kFloat,
+                                      IntArrayRef(std::vector<int64_t>{2, 3}));
+  r->set_sizes_contiguous(std::vector<int64_t>{1, 2, 1, 2, 1, 2, 1});
+  CHECK(r->strides() == std::vector<int64_t>{8, 4, 4, 2, 2, 1, 1});
+  r->set_sizes_contiguous(std::vector<int64_t>{4});
+  CHECK(r->strides() == std::vector<int64_t>{1});
+}
+
+TEST_CASE("the contiguous-sizes constructor checks sizes and honours inference mode",
+          "[core][tensor_impl]") {
+  CHECK_THROWS_WITH(make_intrusive<TensorImpl>(Storage(use_byte_size, 0), kFloat,
+                                               IntArrayRef(std::vector<int64_t>{2, -1})),
+                    "Trying to create tensor with negative dimension -1: [2, -1]");
+  const int64_t big = int64_t{1} << 32;
+  CHECK_THROWS_WITH(make_intrusive<TensorImpl>(Storage(use_byte_size, 0), kFloat,
+                                               IntArrayRef(std::vector<int64_t>{big, big, 4})),
+                    "numel: integer multiplication overflow");
+  {
+    InferenceMode guard;
+    auto t = make_intrusive<TensorImpl>(Storage(use_byte_size, 0), kFloat,
+                                        IntArrayRef(std::vector<int64_t>{2}));
+    CHECK(t->is_inference());
+    CHECK_FALSE(t->version_counter().enabled());
+  }
+  auto t = make_intrusive<TensorImpl>(Storage(use_byte_size, 0), kFloat,
+                                      IntArrayRef(std::vector<int64_t>{2}));
+  CHECK_FALSE(t->is_inference());
+  CHECK(t->version_counter().enabled());
+}
+
+// Note [Unique release probe]: the three objects a tensor allocates opt in.
+static_assert(detail::probes_unique_release_v<TensorImpl>);
+static_assert(detail::probes_unique_release_v<StorageImpl>);
+static_assert(detail::probes_unique_release_v<VersionCounter>);
+
+TEST_CASE("a TensorImpl released by its sole owner frees its storage and counter",
+          "[core][tensor_impl]") {
+  // The probe path (no RMW) must run the same destructors as the RMW path: the storage's bytes
+  // go back to the allocator, a shared storage and counter survive their other owner.
+  auto a = make_intrusive<TensorImpl>(Storage(use_byte_size, 64), kFloat,
+                                      IntArrayRef(std::vector<int64_t>{16}));
+  auto b = make_intrusive<TensorImpl>(*a);  // shares storage and version counter
+  const Storage storage = a->storage();
+  CHECK(storage.use_count() == 3u);
+  CHECK(a->version_counter().use_count() == 2u);
+  a.reset();  // sole owner of a, sharer of the storage and the counter
+  CHECK(storage.use_count() == 2u);
+  CHECK(b->version_counter().use_count() == 1u);
+  b->bump_version();
+  CHECK(b->version_counter().current_version() == 1);
+  weak_intrusive_ptr<TensorImpl> w(b);
+  b.reset();  // a weak reference: release_resources drops the storage now
+  CHECK(w.expired());
+  CHECK(storage.use_count() == 1u);
 }
 
 }  // namespace core_tensor_impl_test

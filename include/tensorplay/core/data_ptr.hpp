@@ -79,7 +79,8 @@ class DataPtr {
   }
 
   // Swaps the deleter only if it is the expected one (c10's contract); true on success.
-  [[nodiscard]] bool compare_exchange_deleter(DeleterFnPtr expected, DeleterFnPtr new_deleter) noexcept {
+  [[nodiscard]] bool compare_exchange_deleter(DeleterFnPtr expected,
+                                              DeleterFnPtr new_deleter) noexcept {
     if (deleter_ != expected) return false;
     deleter_ = new_deleter;
     return true;

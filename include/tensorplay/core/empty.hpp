@@ -52,13 +52,13 @@ Tensor empty(IntArrayRef sizes, const TensorOptions& options = {},
   Allocator* allocator = getAllocator(dev.type());
   Storage storage(use_byte_size, nbytes, allocator->allocate(nbytes, dev), allocator,
                   /*resizable=*/true);
-  auto impl = make_intrusive<TensorImpl>(std::move(storage), dt);
   if (format == MemoryFormat::Contiguous) {
-    impl->set_sizes_contiguous(sizes);
-  } else {
-    const auto strides = strides_for(sizes, format);
-    impl->set_sizes_and_strides(sizes, strides);
+    return detail::finish_factory(
+        Tensor(make_intrusive<TensorImpl>(std::move(storage), dt, sizes)), options);
   }
+  auto impl = make_intrusive<TensorImpl>(std::move(storage), dt);
+  const auto strides = strides_for(sizes, format);
+  impl->set_sizes_and_strides(sizes, strides);
   return detail::finish_factory(Tensor(std::move(impl)), options);
 }
 

@@ -45,21 +45,55 @@ constexpr void incref(intrusive_ptr_target* self);
 
 namespace detail {
 
-// The packed count. Strong references in the low 32 bits, weak in the high 32, so one RMW
-// updates and one load observes both: the release path needs "strong hit 0 -- were there weak
-// references?" answered atomically, and a lock() needs "still strong > 0?" in the same word it
-// increments.
-inline constexpr std::uint64_t kStrongOne = 1;
-inline constexpr std::uint64_t kWeakOne = std::uint64_t{1} << 32;
+// The packed count: one 64-bit word, so one load observes both counts (lock() reads "still
+// strong > 0?" in the word it then increments; the debug checks see a consistent pair).
+//
+// Layout: weak count (c10's: weak_intrusive_ptrs, plus one while strong > 0) in the low 32 bits,
+// strong count MINUS ONE in the high 32 bits. The bias is for the hot release: subtracting one
+// strong reference turns the word negative exactly when strong reaches 0 (the high half goes
+// from 0 to 0xffffffff), so GCC folds the test into the flags of the RMW, `lock sub; js`, as
+// c10's separate counter gets `lock sub; je`. Strong in the low half would need the RMW's old
+// value (`lock xadd`, then shift/test it) because no flag of a 64-bit subtraction depends on
+// the low half alone; the unbiased high half would need a compare against 2^32. The price: a
+// last release must load the weak count after its decrement (c10 1.13 does the same), ~2 ns
+// more than reading it from a `lock xadd` result (intrusive_ptr_make in the benchmarks); the
+// tensor types skip it (Note [Unique release probe]). The bias caps strong at 2^31 (retain_
+// asserts it), weak at 2^32 - 1.
+inline constexpr std::uint64_t kStrongOne = std::uint64_t{1} << 32;
+inline constexpr std::uint64_t kWeakOne = 1;
+// A constructed, never-owned target: strong 0, weak 0 (Note [Stack objects]).
+inline constexpr std::uint64_t kNoRefs = ~std::uint64_t{0} << 32;
 // A freshly made object: one strong reference and the weak +1 that strong references carry.
-inline constexpr std::uint64_t kUniqueRef = kStrongOne | kWeakOne;
+inline constexpr std::uint64_t kUniqueRef = kNoRefs + kStrongOne + kWeakOne;
+static_assert(kUniqueRef == 1);
 
 constexpr std::uint32_t strong_count(std::uint64_t combined) noexcept {
-  return static_cast<std::uint32_t>(combined);
+  return static_cast<std::uint32_t>(combined >> 32) + 1;
 }
 constexpr std::uint32_t weak_count(std::uint64_t combined) noexcept {
-  return static_cast<std::uint32_t>(combined >> 32);
+  return static_cast<std::uint32_t>(combined);
 }
+// Strong is 0 exactly when the word is negative (strong <= 2^31, see above).
+constexpr bool no_strong(std::uint64_t combined) noexcept {
+  return static_cast<std::int64_t>(combined) < 0;
+}
+
+// Note [Unique release probe]: a target type may declare
+//   static constexpr bool intrusive_ptr_probe_unique_release = true;
+// and then every release first loads the count: if it reads "1 strong, weak +1 only", this
+// handle is the sole reference and none can appear (a new one needs an existing one), so the
+// object is deleted with no atomic RMW at all (newer c10 does this for every type). That saves
+// a locked instruction, and the store-buffer drain it implies, on each last release, and costs
+// a load on each shared one, which must wait for the locked increment that usually precedes it
+// on the same line: measured ~3.5 ns of a ~13 ns copy+destroy (bench/intrusive_ptr_bench.cpp).
+// So it is opt-in, for types whose handles are mostly released last: the three objects that a
+// tensor allocates (TensorImpl, StorageImpl, VersionCounter) die with their temporaries, which
+// takes empty({2,3}) + destroy from three locked RMWs to none (measured ~15 of ~38 ns,
+// empty_2x3 in bench/tensor_bench.cpp); a plain intrusive_ptr copy is shared.
+template <class T>
+inline constexpr bool probes_unique_release_v = requires {
+  requires T::intrusive_ptr_probe_unique_release;
+};
 
 // The default "null" of intrusive_ptr<T>. c10 lets a type pick another sentinel (an address of
 // a static object that is never counted); the NullType parameter is kept for that reason.
@@ -84,11 +118,12 @@ constexpr To* convert_null_(From* p) noexcept {
 //     strong > 0. Hence strong > 0 implies weak > 0, and "weak == 0" means "memory unreachable".
 //   - When strong drops to 0, release_resources() runs (the object is dead to users, but weak
 //     holders still need the count, so the memory stays); when weak drops to 0 the object is
-//     deleted. If no weak reference exists at the last strong release, the object is deleted
-//     at once and release_resources() is NOT called: the destructor does that work.
+//     deleted. If no weak reference exists when the last strong releaser looks (right after
+//     its decrement), the object is deleted at once and release_resources() is NOT called: the
+//     destructor does that work.
 //   - strong never goes back up from 0: lock() increments only with a CAS that refuses 0.
 //
-// Note [Stack objects]: a constructed target has count 0, and every raw-pointer entry point
+// Note [Stack objects]: a constructed target has counts 0/0, and every raw-pointer entry point
 // (reclaim, unsafe_reclaim_from_nonowning, weak reclaim) checks in debug builds that the count
 // says "owned by someone". Only make_intrusive sets it to 1, so an object that did not come from
 // make_intrusive (a stack or member object) cannot be turned into an owner by accident.
@@ -133,7 +168,9 @@ class intrusive_ptr_target {
   }
   // Every use of the object must happen-before its destruction, so each decrement releases
   // (publishes this owner's writes) and the final one acquires (sees everyone's). acq_rel on all
-  // of them is the simple way, and costs nothing extra on x86 / modern ARM. Returns the new value.
+  // of them is the simple way, and costs nothing extra on x86 / modern ARM. Returns the new value
+  // (a caller that only tests its sign lets GCC drop the value and branch on the RMW's flags,
+  // see kStrongOne).
   constexpr std::uint64_t sub_acq_rel_(std::uint64_t dec) const noexcept {
     if (std::is_constant_evaluated()) return word_() -= dec;
     return std::atomic_ref<std::uint64_t>(word_()).fetch_sub(dec, std::memory_order_acq_rel) - dec;
@@ -161,10 +198,10 @@ class intrusive_ptr_target {
   }
 
  protected:
-  constexpr intrusive_ptr_target() noexcept : combined_refcount_(0) {}
+  constexpr intrusive_ptr_target() noexcept : combined_refcount_(detail::kNoRefs) {}
 
   // The count is a property of the memory location, not of the value: copies and moves start
-  // a fresh object at 0 and assignments leave the target's count alone.
+  // a fresh object at 0/0 and assignments leave the target's count alone.
   constexpr intrusive_ptr_target(const intrusive_ptr_target&) noexcept : intrusive_ptr_target() {}
   constexpr intrusive_ptr_target(intrusive_ptr_target&&) noexcept : intrusive_ptr_target() {}
   constexpr intrusive_ptr_target& operator=(const intrusive_ptr_target&) noexcept { return *this; }
@@ -217,31 +254,43 @@ class intrusive_ptr final {
     if (target_ != NullType::singleton()) {
       [[maybe_unused]] const std::uint64_t now = base_(target_)->add_relaxed_(detail::kStrongOne);
       // 1 would mean we resurrected a dead object: only lock() may add to strong, and never
-      // from 0.
+      // from 0. A negative word would mean strong passed 2^31, which the bias cannot represent.
       assert(detail::strong_count(now) != 1 && "intrusive_ptr: refcount increased from zero");
+      assert(!detail::no_strong(now) && "intrusive_ptr: refcount overflow");
     }
   }
 
   constexpr void reset_() noexcept {
     if (target_ == NullType::singleton()) return;
-    // One acq_rel RMW, also for the sole owner. Newer c10 first loads the word and deletes
-    // without an RMW when it reads "1 strong, 1 weak"; measured here (x86, copy+destroy in
-    // bench/intrusive_ptr_bench.cpp) that load costs ~4 ns on every shared release, because it
-    // must wait for the locked increment that usually just preceded it on the same line, and
-    // saves ~2 ns only on a last release, which pays for a delete anyway. Handles are released
-    // while shared far more often than last, so we take the RMW (as libtorch 1.13 does).
     intrusive_ptr_target* t = base_(target_);
-    const std::uint64_t now = t->sub_acq_rel_(detail::kStrongOne);
-    if (detail::strong_count(now) == 0) release_last_strong_(t, now);
+    // Note [Unique release probe]: for opted-in types, a sole owner deletes without an RMW.
+    // Acquire, so that the writes of the owners whose releases left us alone happen-before the
+    // destructor (what the acq_rel decrement gives on the other path). The store keeps the
+    // destructor's "no owners left" assertion true.
+    if constexpr (detail::probes_unique_release_v<std::remove_const_t<TTarget>>) {
+      if (t->load_(std::memory_order_acquire) == detail::kUniqueRef) {
+        t->store_relaxed_(detail::kUniqueRef - detail::kStrongOne);
+        delete target_;
+        return;
+      }
+    }
+    // One acq_rel RMW, whose result is only sign-tested: `lock sub; js` (see kStrongOne).
+    if (detail::no_strong(t->sub_acq_rel_(detail::kStrongOne))) release_last_strong_(t);
   }
 
-  // The last strong reference went away (kept out of reset_ so the shared case stays small).
-  constexpr void release_last_strong_(intrusive_ptr_target* t, std::uint64_t now) noexcept {
+  // The last strong reference went away. Out of line, so that the shared release stays c10's
+  // `lock sub; jcc` (plus a movabs of 2^32, which waits for nothing): inlined, GCC keeps the
+  // count's address in a register for this path and computes it (an lea) before the locked
+  // subtraction on every release.
+  [[gnu::noinline]] constexpr void release_last_strong_(intrusive_ptr_target* t) noexcept {
     // weak == 1 is only the +1 of the strong references: no weak_intrusive_ptr exists, and none
     // can appear now (it would need a strong or weak reference), so delete without
     // release_resources (c10's semantics). Otherwise release, then drop the +1; whoever takes
-    // weak to 0 (us, or the last weak holder) deletes.
-    bool should_delete = detail::weak_count(now) == 1;
+    // weak to 0 (us, or the last weak holder) deletes. The weak count is loaded rather than
+    // taken from the decrement (which would cost the decrement its flags form): strong is 0 for
+    // good, and a weak holder that leaves in between only makes us the one that deletes; the
+    // load acquires, as c10's does, to see that holder's writes before the destructor runs.
+    bool should_delete = detail::weak_count(t->load_(std::memory_order_acquire)) == 1;
     if (!should_delete) {
       // release_resources is conceptually part of destruction, which may mutate even const
       // objects; hence base_()'s const_cast for intrusive_ptr<const T>.
@@ -257,7 +306,7 @@ class intrusive_ptr final {
   // atomic increment a lock-prefixed add).
   constexpr explicit intrusive_ptr(TTarget* target) noexcept : target_(target) {
     if (target_ != NullType::singleton()) {
-      assert(base_(target_)->load_(std::memory_order_relaxed) == 0 &&
+      assert(base_(target_)->load_(std::memory_order_relaxed) == detail::kNoRefs &&
              "intrusive_ptr: new target already counted (did its constructor make an "
              "intrusive_ptr from `this`?)");
       base_(target_)->store_relaxed_(detail::kUniqueRef);
@@ -576,7 +625,7 @@ class weak_intrusive_ptr final {
     intrusive_ptr_target* t = base_(target_);
     std::uint64_t combined = t->load_(std::memory_order_relaxed);
     do {
-      if (detail::strong_count(combined) == 0) return intrusive_ptr<TTarget, NullType>();
+      if (detail::no_strong(combined)) return intrusive_ptr<TTarget, NullType>();
     } while (!t->cas_weak_acquire_(combined, combined + detail::kStrongOne));
     return intrusive_ptr<TTarget, NullType>(target_, raw::DontIncreaseRefcount{});
   }

@@ -23,6 +23,10 @@ inline constexpr use_byte_size_t use_byte_size{};
 // by resize/set_data_ptr, which callers must not race with readers.
 class StorageImpl final : public intrusive_ptr_target, public detail::PooledObject<StorageImpl> {
  public:
+  // Note [Unique release probe] (intrusive_ptr.hpp): a storage is usually owned by one
+  // TensorImpl and dies with it, so a sole owner frees it without a locked RMW.
+  static constexpr bool intrusive_ptr_probe_unique_release = true;
+
   // Takes ownership of an existing block (foreign memory, or one allocated by the caller).
   StorageImpl(use_byte_size_t, std::size_t nbytes, DataPtr data_ptr, Allocator* allocator,
               bool resizable)

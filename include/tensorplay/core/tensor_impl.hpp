@@ -9,6 +9,7 @@
 // transform, the quantizer and the sparse state.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -74,10 +75,35 @@ inline std::vector<int64_t> strides_for(IntArrayRef sizes, MemoryFormat format) 
   return SizesAndStrides::compute_contiguous_strides(sizes);
 }
 
+namespace detail {
+// Inline geometries of every rank 0..kInlineSize with all slots 0 (TensorImpl::zero_geometry_).
+// In a union so that they are never destroyed: a constant needs no destruction, and GCC 12 with
+// -fsanitize=undefined cannot evaluate a std::array<SizesAndStrides>'s destructor at compile
+// time.
+struct ZeroGeometries {
+  union {
+    SizesAndStrides by_rank[SizesAndStrides::kInlineSize + 1];
+  };
+  constexpr ZeroGeometries() : by_rank{} {
+    for (std::size_t rank = 0; rank <= SizesAndStrides::kInlineSize; ++rank) {
+      by_rank[rank].resize(0);  // then growing clears every slot, the default's stride 1 too
+      by_rank[rank].resize(SizesAndStrides::kInlineSize);
+      by_rank[rank].resize(rank);
+    }
+  }
+  constexpr ~ZeroGeometries() {}
+};
+inline constexpr ZeroGeometries kZeroGeometries{};
+}  // namespace detail
+
 // Thread safety: like any object; concurrent reads are safe, writes (set_sizes_and_strides,
 // set_storage...) must not race with other accesses. The version counter is atomic.
 class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<TensorImpl> {
  public:
+  // Note [Unique release probe] (intrusive_ptr.hpp): most TensorImpls are temporaries whose
+  // last Tensor goes away with them, so a sole owner frees the impl without a locked RMW.
+  static constexpr bool intrusive_ptr_probe_unique_release = true;
+
   // A tensor of `sizes`/`strides` at `storage_offset` elements into `storage`. New tensors
   // made inside InferenceMode are inference tensors: no version counter.
   TensorImpl(Storage storage, DType dtype, IntArrayRef sizes, IntArrayRef strides,
@@ -98,6 +124,35 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
         inference_(InferenceMode::is_enabled()),
         storage_(std::move(storage)) {
     numel_ = 0;
+  }
+  // A contiguous tensor of `sizes` (empty()'s hot path): the geometry is written straight into
+  // a zeroed one of the right rank (zero_geometry_). inference_ is read off the counter just
+  // made rather than from the thread-local flag a second time (make_version_counter disables
+  // it exactly in inference mode).
+  TensorImpl(Storage storage, DType dtype, IntArrayRef sizes)
+      : sizes_and_strides_(zero_geometry_(sizes.size())),
+        dtype_(dtype),
+        device_(storage ? storage.device() : Device(kCPU)),
+        version_counter_(make_version_counter()),
+        inference_(!version_counter_.enabled()),
+        storage_(std::move(storage)) {
+    if (sizes.size() > SizesAndStrides::kInlineSize) resize_cold_(sizes.size());
+    // Sizes copied in the loop that computes the strides: a loop of its own would become a
+    // memcpy call.
+    const int64_t* src = sizes.data();
+    int64_t* sz = sizes_and_strides_.sizes_data();
+    int64_t* st = sizes_and_strides_.strides_data();
+    int64_t stride = 1;
+    for (std::size_t d = sizes.size(); d-- > 0;) {
+      const int64_t s = src[d];
+      sz[d] = s;
+      st[d] = stride;
+      __builtin_mul_overflow(stride, s > 1 ? s : 1, &stride);  // wraps, see contiguous_strides_
+    }
+    // Row-major strides are contiguous and dense, which the members' initialisers say; only
+    // numel (checked) and the channels-last tag (a rank-4 tensor with C == 1 is both) remain.
+    refresh_numel();
+    is_channels_last_ = dim() == 4 && is_channels_last_strides(this->sizes(), this->strides());
   }
 
   // The spec's copy: everything that describes the data comes along (the storage and version
@@ -173,24 +228,10 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
     set_sizes_and_strides(sizes, strides);
     set_storage_offset(storage_offset);
   }
-  // Row-major strides computed in place (the hot path of empty(): no temporary vector).
+  // Row-major strides computed in place (no temporary vector).
   void set_sizes_contiguous(IntArrayRef sizes) {
     sizes_and_strides_.set_sizes(sizes);
-    int64_t stride = 1;
-    for (int64_t d = dim() - 1; d >= 0; --d) {
-      sizes_and_strides_.stride_at_unchecked(d) = stride;
-      const int64_t s = sizes_and_strides_.size_at_unchecked(d);
-      // Wraps (defined) as PyTorch's does when a 0 elsewhere lets the product pass the numel
-      // check: [0, 2^32, 2^32] gets strides [0, 2^32, 1].
-      __builtin_mul_overflow(stride, s > 1 ? s : 1, &stride);
-    }
-    // Row-major strides are contiguous and dense by construction; only numel and the
-    // channels-last tag (a rank-4 tensor with C == 1 is both) need computing.
-    refresh_numel();
-    is_contiguous_ = true;
-    is_non_overlapping_and_dense_ = true;
-    is_channels_last_ = dim() == 4 && is_channels_last_strides(this->sizes(), this->strides());
-    memory_format_ = MemoryFormat::Contiguous;
+    contiguous_strides_();
   }
   void set_storage_offset(int64_t offset) {
     TP_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
@@ -307,6 +348,42 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   static VariableVersion make_version_counter() {
     return InferenceMode::is_enabled() ? VariableVersion(VariableVersion::DISABLED)
                                        : VariableVersion(0);
+  }
+
+  // A geometry of rank n whose values are about to be written: for inline ranks a copy of a
+  // constant (a fixed 80-byte copy), where growing the default rank-1 geometry with resize()
+  // would clear the exposed slots with a run-time length (two memset calls). Higher ranks start
+  // from the default and are resized (resize_cold_).
+  static SizesAndStrides zero_geometry_(std::size_t n) {
+    if (n <= SizesAndStrides::kInlineSize) return detail::kZeroGeometries.by_rank[n];
+    return SizesAndStrides();
+  }
+  // Out of line, so that the rare heap case does not weigh on inlining the common one.
+  [[gnu::noinline, gnu::cold]] void resize_cold_(std::size_t n) { sizes_and_strides_.resize(n); }
+
+  // Row-major strides for the current sizes, and the flags they imply.
+  void contiguous_strides_() {
+    // Through local pointers: a store through int64_t* may alias the rank (a size_t), so
+    // indexing through sizes_and_strides_ would reload the rank and re-pick the storage on
+    // every step.
+    const int64_t n = dim();
+    const int64_t* sz = sizes_and_strides_.sizes_data();
+    int64_t* st = sizes_and_strides_.strides_data();
+    int64_t stride = 1;
+    for (int64_t d = n - 1; d >= 0; --d) {
+      st[d] = stride;
+      const int64_t s = sz[d];
+      // Wraps (defined) as PyTorch's does when a 0 elsewhere lets the product pass the numel
+      // check: [0, 2^32, 2^32] gets strides [0, 2^32, 1].
+      __builtin_mul_overflow(stride, s > 1 ? s : 1, &stride);
+    }
+    // Row-major strides are contiguous and dense by construction; only numel and the
+    // channels-last tag (a rank-4 tensor with C == 1 is both) need computing.
+    refresh_numel();
+    is_contiguous_ = true;
+    is_non_overlapping_and_dense_ = true;
+    is_channels_last_ = n == 4 && is_channels_last_strides(this->sizes(), this->strides());
+    memory_format_ = MemoryFormat::Contiguous;
   }
 
   // Checked as c10's safe_compute_numel (entry points check first with their own messages;

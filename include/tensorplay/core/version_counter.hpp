@@ -19,6 +19,10 @@ namespace tensorplay {
 // The shared counter object. Thread-safe: bumps and reads are relaxed atomics (the version is a
 // tag compared for equality, it orders no other memory).
 struct VersionCounter final : intrusive_ptr_target, detail::PooledObject<VersionCounter> {
+  // Note [Unique release probe] (intrusive_ptr.hpp): a counter is usually owned by the one
+  // TensorImpl it was made for (views share it) and dies with it.
+  static constexpr bool intrusive_ptr_probe_unique_release = true;
+
   std::atomic<uint32_t> version_{0};
   explicit VersionCounter(uint32_t version = 0) noexcept : version_(version) {}
   void bump() noexcept { version_.fetch_add(1, std::memory_order_relaxed); }
