@@ -261,6 +261,14 @@ inline bool nan_of(A x) {
   }
 }
 
+// An integer as the unsigned type its arithmetic wraps in (never promoted to a signed int):
+// integer sums and products overflow modulo 2^n, as PyTorch's do, not into undefined behaviour.
+template <class A>
+constexpr auto wrapping(A x) noexcept {
+  using U = std::conditional_t<(sizeof(A) < sizeof(unsigned)), unsigned, std::make_unsigned_t<A>>;
+  return static_cast<U>(x);
+}
+
 // The ops: identity(), combine(a, b) (associative; evaluation order is fixed by the kernel, so
 // results are reproducible) and map(x, aux) from the input's compute type to A. kAux: map reads a
 // per-output value (the mean for var, the row maximum for logsumexp).
@@ -268,7 +276,13 @@ template <class A>
 struct SumOp {
   static constexpr bool kAux = false;
   A identity() const { return A(0); }
-  A combine(A a, A b) const { return a + b; }
+  A combine(A a, A b) const {
+    if constexpr (std::is_integral_v<A>) {
+      return static_cast<A>(wrapping<A>(a) + wrapping<A>(b));  // wraps, as the CPU's add
+    } else {
+      return a + b;
+    }
+  }
   template <class M>
   A map(M x, A) const {
     return A(x);
@@ -279,7 +293,13 @@ template <class A>
 struct ProdOp {
   static constexpr bool kAux = false;
   A identity() const { return A(1); }
-  A combine(A a, A b) const { return a * b; }
+  A combine(A a, A b) const {
+    if constexpr (std::is_integral_v<A>) {
+      return static_cast<A>(wrapping<A>(a) * wrapping<A>(b));  // wraps, as the CPU's mul
+    } else {
+      return a * b;
+    }
+  }
   template <class M>
   A map(M x, A) const {
     return A(x);
