@@ -211,6 +211,12 @@ TEST_CASE("bmm checks its arguments", "[vulkan][matmul]") {
   CHECK_THROWS_WITH(vulkan::bmm(ok, shifted, 1, 8, 8, 8, c, 0),
                     Catch::Contains("operand b reads element 64"));
   CHECK_THROWS_AS(vulkan::bmm(ok, ok, 1, 8, 8, 8, c, 0, 1.0f, &shifted, 1.0f), IndexError);
+  // float64 elements: the same 256 bytes hold 32 of them.
+  CHECK_THROWS_AS(vulkan::bmm(ok, ok, 1, 8, 8, 8, c, 0, 1.0, nullptr, 0.0, kHalf), TypeError);
+  if (vulkan::context().has_float64()) {
+    CHECK_THROWS_WITH(vulkan::bmm(ok, ok, 1, 8, 8, 8, c, 0, 1.0, nullptr, 0.0, kDouble),
+                      Catch::Contains("do not fit a destination range of 32"));
+  }
   // A batch of 2 with batch stride 64 reads past the range; batch stride 0 broadcasts.
   CHECK_THROWS_AS(vulkan::bmm(ok, ok, 2, 4, 4, 4, c, 0), IndexError);
   const MatmulOperand bcast{r, 0, 0, 8, 1};

@@ -86,9 +86,8 @@ TEST_CASE("reductions on Vulkan match the CPU over any dims", "[vulkan][ops][red
   Tensor cpu_out = empty({0});
   CHECK_THROWS_WITH(sum_out(cpu_out, v, {1}),
                     Catch::Contains("Expected all tensors to be on the same device"));
-  // 8- and 16-bit dtypes have no reduction kernel (typed_pointwise_test.cpp has the others).
-  CHECK_THROWS_WITH(arange(6, kShort).vulkan().amax(),
-                    Catch::Contains("computes in float32, int32, int64 or float64"));
+  // 8- and 16-bit dtypes reduce in int32 (cast_test.cpp has more).
+  CHECK(arange(6, kShort).vulkan().amax().cpu().equal(arange(6, kShort).amax()));
 }
 
 TEST_CASE("prod, var, std and logsumexp on Vulkan match the CPU", "[vulkan][ops][reduce]") {
@@ -179,9 +178,22 @@ TEST_CASE("matrix products on Vulkan match the CPU", "[vulkan][ops][matmul]") {
   vc.addmm_(va, vb, 1, -1);
   check_close(vc, c.addmm(a, b, 1, -1));
   CHECK_THROWS_WITH(va.mm(b), Catch::Contains("Expected all tensors to be on the same device"));
-  CHECK_THROWS_AS(arange(4, kFloat).reshape({2, 2}).to(kDouble).vulkan().mm(
-                      arange(4, kFloat).reshape({2, 2}).to(kDouble).vulkan()),
-                  TypeError);
+  // float64 (shaderFloat64): the CPU's values to float64 rounding, in every product form.
+  if (vulkan::context().has_float64()) {
+    const Tensor da = randn({37, 70}, kDouble), db = randn({70, 19}, kDouble);
+    const Tensor bias = randn({19}, kDouble), batch = randn({3, 5, 70}, kDouble);
+    CHECK(allclose(da.vulkan().mm(db.vulkan()).cpu(), da.mm(db), 1e-12, 1e-12));
+    CHECK(allclose(da.vulkan().t().t().mm(db.t().contiguous().vulkan().t()).cpu(), da.mm(db),
+                   1e-12, 1e-12));
+    CHECK(allclose(addmm(bias.vulkan(), da.vulkan(), db.vulkan(), 0.5, 2).cpu(),
+                   addmm(bias, da, db, 0.5, 2), 1e-12, 1e-12));
+    CHECK(allclose(matmul(batch.vulkan(), db.vulkan()).cpu(), matmul(batch, db), 1e-12, 1e-12));
+    // 1 + 2^-40 survives in float64 (a float32 product would lose it).
+    const Tensor one = full({1, 1}, 1.0 + 0x1p-40, kDouble);
+    CHECK(one.vulkan().mm(ones({1, 1}, kDouble).vulkan()).cpu().item<double>() == 1.0 + 0x1p-40);
+    CHECK_THROWS_WITH(da.vulkan().mm(db.to(kFloat).vulkan()),
+                      Catch::Contains("expected scalar type Double but found Float"));
+  }
 }
 
 TEST_CASE("gradients flow through Vulkan reductions, softmax and products",

@@ -203,9 +203,8 @@ TEST_CASE("typed elementwise ops Vulkan has no kernel for raise typed errors",
                                                     "computes in float32 (and float64); got a "
                                                     "tensor of dtype Int"));
   CHECK_THROWS_AS(div(i, i, "floor"), TypeError);
-  CHECK_THROWS_AS(arange(4, kShort).vulkan() + 1, TypeError);
-  CHECK_THROWS_WITH(arange(4, kShort).vulkan() + 1,
-                    Catch::Contains("computes in float32 (and int32, int64, float64)"));
+  // (int16 and the other narrow dtypes compute in a wide one: cast_test.cpp.)
+  CHECK((arange(4, kShort).vulkan() + 1).cpu().equal(arange(4, kShort) + 1));
   if (vulkan::context().has_float64()) {
     CHECK_THROWS_WITH(ones({2}, kDouble).vulkan().exp(),
                       Catch::Contains("'aten::exp' on the Vulkan backend computes in float32; "

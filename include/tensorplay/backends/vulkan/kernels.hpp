@@ -4,12 +4,14 @@
 // dtypes, out=, autograd) are the CPU's.
 //
 // Float32 compute (int64 indices for argmax/argmin); reductions also in int32, int64 and float64
-// (the 64-bit ones where the device has the shader feature); other dtypes raise TypeError. A
-// reduction
-// over any set of dimensions runs as rows: the input permuted so that the kept dimensions come
-// first (a copy on Vulkan, where every view is one), then one row per output element.
+// (the 64-bit ones where the device has the shader feature). Float16 and bfloat16 compute in
+// float32, bool and the 8- and 16-bit integers in int32 (converted on the device by cast.hpp),
+// as the CPU does. A reduction over any set of dimensions runs as rows: the input permuted so
+// that the kept dimensions come first (a copy on Vulkan, where every view is one), then one row
+// per output element.
 #pragma once
 
+#include <tensorplay/backends/vulkan/cast.hpp>
 #include <tensorplay/backends/vulkan/matmul.hpp>
 #include <tensorplay/backends/vulkan/pointwise.hpp>
 #include <tensorplay/backends/vulkan/reduce.hpp>
@@ -66,8 +68,23 @@ struct DeviceKernel<ReduceOp, DeviceType::Vulkan> {
       case ReduceCode::Argmin: kind = ReduceKind::Argmin, name = "aten::argmin"; break;
       case ReduceCode::Prod: kind = ReduceKind::Prod, name = "aten::prod"; break;
     }
-    const DType dt = self.dtype();
     const bool arg = code == ReduceCode::Argmax || code == ReduceCode::Argmin;
+    // Float16, bfloat16 and the 8- and 16-bit integers reduce in their wide dtype (a result of a
+    // narrow dtype, e.g. a float16 sum accumulated in float32, is converted at the end).
+    const DType wide = wide_compute_dtype(self.dtype());
+    const DType want = arg ? kLong : wide;
+    if (wide != self.dtype() ||
+        (result.dtype() != want && wide_compute_dtype(result.dtype()) == want)) {
+      if (result.numel() == 0) return;
+      NoGradGuard no_grad;
+      const Tensor self_wide = wide == self.dtype() ? self : vulkan::cast_to(self, wide);
+      const Tensor result_wide =
+          result.dtype() == want ? result : empty(result.sizes(), result.options().dtype(want));
+      run(result_wide, self_wide, dims, code);
+      if (!result_wide.is_same(result)) vulkan::cast_copy(result, result_wide);
+      return;
+    }
+    const DType dt = self.dtype();
     const bool integral = dt == kInt || dt == kLong;
     // int32 sums and products reach here as int64 (the front end's accumulation type); a mean
     // of integers is the front end's error.
@@ -106,10 +123,21 @@ struct DeviceKernel<SoftmaxOp, DeviceType::Vulkan> {
   static void run(const Tensor& result, const Tensor& self, int64_t dim, bool log) {
     using namespace vulkan::detail;
     const std::string_view name = log ? "aten::_log_softmax" : "aten::_softmax";
-    check_float32(name, self);
-    check_float32(name, result);
     if (self.numel() == 0) return;
     NoGradGuard no_grad;
+    // Float16 and bfloat16 compute in float32, as on the CPU.
+    if (wide_compute_dtype(self.dtype()) == kFloat &&
+        wide_compute_dtype(result.dtype()) == kFloat &&
+        (self.dtype() != kFloat || result.dtype() != kFloat)) {
+      const Tensor x = self.dtype() == kFloat ? self : vulkan::cast_to(self, kFloat);
+      const Tensor y = result.dtype() == kFloat ? result : empty(result.sizes(),
+                                                                 result.options().dtype(kFloat));
+      run(y, x, dim, log);
+      if (!y.is_same(result)) vulkan::cast_copy(result, y);
+      return;
+    }
+    check_float32(name, self);
+    check_float32(name, result);
     const int64_t last = self.dim() - 1;
     const bool lastdim = self.dim() == 0 || dim == last;
     const Tensor x = lastdim ? self.contiguous() : self.transpose(dim, last).contiguous();
@@ -132,12 +160,38 @@ struct DeviceKernel<ProductOp, DeviceType::Vulkan> {
   static void run(const ::tensorplay::detail::linalg_impl::ProductArgs& p) {
     using namespace vulkan::detail;
     const std::string_view name = "aten::mm";
-    check_float32(name, p.result);
-    check_float32(name, p.a.t);
-    check_float32(name, p.b.t);
-    if (p.result.numel() == 0) return;
+    // Float16 and bfloat16 compute in float32 (the CPU's accumulation type), rounded once.
+    const bool defined_self = p.self.defined();
+    if (p.result.dtype() != kFloat && wide_compute_dtype(p.result.dtype()) == kFloat &&
+        p.a.t.dtype() == p.result.dtype() && p.b.t.dtype() == p.result.dtype() &&
+        (!defined_self || p.self.dtype() == p.result.dtype())) {
+      if (p.result.numel() == 0) return;
+      NoGradGuard no_grad;
+      const auto wide = [](const Tensor& t) { return vulkan::cast_to(t, kFloat); };
+      const Tensor a = wide(p.a.t), b = wide(p.b.t);
+      const Tensor bias = defined_self ? wide(p.self) : Tensor();
+      const Tensor c = empty(p.result.sizes(), p.result.options().dtype(kFloat));
+      using ::tensorplay::detail::linalg_impl::Factor;
+      using ::tensorplay::detail::linalg_impl::ProductArgs;
+      run(ProductArgs{c, bias, Factor{a, p.a.rows, p.a.cols}, Factor{b, p.b.rows, p.b.cols},
+                      p.c_rows, p.c_cols, p.batch, p.m, p.n, p.k, p.beta, p.alpha});
+      vulkan::cast_copy(p.result, c);
+      return;
+    }
+    const DType dt = p.result.dtype();
     const bool use_self = p.self.defined() && p.beta.toDouble() != 0.0;
-    if (use_self) check_float32(name, p.self);
+    for (const Tensor* t : {&p.result, &p.a.t, &p.b.t, use_self ? &p.self : &p.result}) {
+      TP_CHECK_TYPE(t->dtype() == dt && (dt == kFloat || dt == kDouble), "'", name,
+                    "' on the Vulkan backend computes in float32, float64 (on a device with "
+                    "shaderFloat64), float16 or bfloat16, all operands of one dtype; got ",
+                    scalar_type_name(dt), " and ", scalar_type_name(t->dtype()),
+                    " (convert them with .to(kFloat), or move the tensors with .cpu())");
+    }
+    TP_CHECK_TYPE(dt == kFloat || vulkan::context().has_float64(), "'", name,
+                  "' in float64 on the Vulkan backend needs a device with shaderFloat64, which '",
+                  vulkan::context().device_name(), "' does not report (convert the tensors with "
+                  ".to(kFloat), or move them with .cpu())");
+    if (p.result.numel() == 0) return;
     const std::size_t nbatch = p.batch.size();
     // An operand's strides: its batch dims right-aligned against the product's (size-1 and
     // missing ones broadcast), then its row and column dims (a missing one: a single row or
@@ -174,8 +228,8 @@ struct DeviceKernel<ProductOp, DeviceType::Vulkan> {
     const std::uint32_t m = checked_u32(p.m, "a product of"), n = checked_u32(p.n, "a product of"),
                         k = checked_u32(p.k, "a product of");
     const std::uint32_t nb = checked_u32(inner, "a batch of");
-    const auto alpha = static_cast<float>(p.alpha.toDouble());
-    const auto beta = static_cast<float>(use_self ? p.beta.toDouble() : 0.0);
+    const double alpha = p.alpha.toDouble();
+    const double beta = use_self ? p.beta.toDouble() : 0.0;
     std::vector<int64_t> idx(nbatch > 0 ? nbatch - 1 : 0, 0);
     for (int64_t o = 0; o < outer; ++o) {
       int64_t off_a = 0, off_b = 0, off_bias = 0;
@@ -196,7 +250,7 @@ struct DeviceKernel<ProductOp, DeviceType::Vulkan> {
       if (use_self) bias = operand(p.self, sbias, off_bias);
       const auto c_first = static_cast<std::size_t>(c.storage_offset() + o * inner * p.m * p.n);
       vulkan::bmm(a, b, nb, m, n, k, range_of(c), c_first, alpha, use_self ? &bias : nullptr,
-                  beta);
+                  beta, dt);
       for (std::size_t d = idx.size(); d-- > 0;) {  // odometer over the outer batch dims
         if (++idx[d] < p.batch[d]) break;
         idx[d] = 0;

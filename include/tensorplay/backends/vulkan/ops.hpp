@@ -7,17 +7,19 @@
 //   the elementwise ops (PointwiseOp): pointwise.hpp;
 //   reductions, softmax and matrix products (ReduceOp, SoftmaxOp, ProductOp): kernels.hpp.
 //
-// Every dtype round-trips: what has no shader yet (dtype conversion on the device, 8- and 16-bit
-// strided views, fill of other widths) takes the host road: the
-// values are computed by the CPU kernels on a host copy and uploaded, so results are always the
-// CPU's. Argument checks (shapes, broadcasting, dtype ranges) are the CPU kernels' own: a device
-// path runs only where they cannot fail, everything else goes through them.
+// Every dtype round-trips. Conversions, broadcasts and strided elements of 8 or 16 bits run the
+// cast shader (cast.hpp); what has no shader (fills of 8-, 16- and 64-bit dtypes, and 64-bit
+// conversions on a device without shaderInt64/shaderFloat64) takes the host road: the values are
+// computed by the CPU kernels on a host copy and uploaded, so results are always the CPU's.
+// Argument checks (shapes, broadcasting, dtype ranges) are the CPU kernels' own: a device path
+// runs only where they cannot fail, everything else goes through them.
 //
 // The umbrella includes this header when TENSORPLAY_USE_VULKAN is on, so every translation unit
 // of a program sees the same kernels.
 #pragma once
 
 #include <tensorplay/backends/vulkan/allocator.hpp>
+#include <tensorplay/backends/vulkan/cast.hpp>
 #include <tensorplay/backends/vulkan/copy.hpp>
 #include <tensorplay/backends/vulkan/fill.hpp>
 #include <tensorplay/backends/vulkan/gather.hpp>
@@ -92,9 +94,15 @@ inline void gather_into(const Tensor& dst, const Tensor& src) {
 // src's values in a CPU tensor of src's shape and dtype.
 inline Tensor to_host(const Tensor& src) {
   if (!src.is_contiguous()) {
-    if (!gatherable(src)) return host_view_of_storage(src);
+    if (!gatherable(src) && !converts_on_device(src.dtype(), src.dtype())) {
+      return host_view_of_storage(src);
+    }
     Tensor packed = empty(src.sizes(), src.options());  // on the device, contiguous
-    gather_into(packed, src);
+    if (gatherable(src)) {
+      gather_into(packed, src);
+    } else {
+      cast_copy(packed, src);
+    }
     return to_host(packed);
   }
   Tensor host = empty(src.sizes(), TensorOptions().dtype(src.dtype()));
@@ -151,6 +159,12 @@ struct DeviceKernel<CopyOp, DeviceType::Vulkan> {
         gather_into(dst, src);
         return;
       }
+    }
+    // Conversions, broadcasts and elements of 8 or 16 bits: the cast shader (the iterator
+    // checks shapes and a destination that overlaps itself, with the CPU copy's messages).
+    if (!same_storage && vulkan::converts_on_device(src.dtype(), dst.dtype())) {
+      vulkan::cast_copy(dst, src);
+      return;
     }
     upload_into(dst, to_host(src));
   }

@@ -1,20 +1,23 @@
-// The Vulkan kernel of every elementwise op (ops/device_dispatch.hpp's PointwiseOp): one
-// shader (shaders/pointwise.comp) that walks a TensorIterator's iteration space with the
-// operands' own strides, so broadcasting, transposed operands and out= tensors need no copies.
-// The front ends (promotion, broadcasting, out= and in-place rules, autograd) are the CPU's;
-// this is only the kernel step.
+// The Vulkan kernel of every elementwise op (ops/device_dispatch.hpp's PointwiseOp): one shader
+// (shaders/pointwise.comp) that walks a TensorIterator's iteration space with the operands' own
+// strides, so broadcasting, transposed operands and out= tensors need no copies. The front ends
+// (promotion, broadcasting, out= and in-place rules, autograd) are the CPU's; this is only the
+// kernel step.
 //
 // Every op computes in float32: inputs float32 (where's condition bool), output float32, or bool
 // for the comparisons. The ops that have a meaning without float32's transcendental functions
 // (arithmetic, comparisons, where, clamp, abs, neg, relu, square; for float64 also division,
 // remainder, fmod, sqrt, rsqrt, reciprocal and rounding) also compute in int32, and in int64 and
-// float64 where the device reports shaderInt64 / shaderFloat64 (shaders/pointwise_typed.glsl,
-// one shader per type). A CPU 0-d input (a wrapped number) is passed as a constant (uploaded,
-// for the 64-bit types). Other dtypes raise TypeError, as does an op the shader does not have
-// ("Could not run ..." from the dispatch point). An iteration of more than 4 dimensions (after
+// float64 where the device reports shaderInt64 / shaderFloat64 (shaders/pointwise_typed.glsl, one
+// shader per type). Float16 and bfloat16 compute in float32, bool and the 8- and 16-bit integers in
+// int32, as on the CPU: inputs converted and the result converted back by the cast shader
+// (cast.hpp). A CPU 0-d input (a wrapped number) is passed as a constant (uploaded, for the 64-bit
+// types). An op the typed shaders do not have raises TypeError, an op no shader has "Could not run
+// ..." (the dispatch point's NotImplementedError). An iteration of more than 4 dimensions (after
 // coalescing) runs over contiguous, expanded copies of its inputs.
 #pragma once
 
+#include <tensorplay/backends/vulkan/cast.hpp>
 #include <tensorplay/backends/vulkan/pipeline.hpp>
 #include <tensorplay/backends/vulkan/shaders/pointwise.spv.hpp>
 #include <tensorplay/backends/vulkan/shaders/pointwise_f64.spv.hpp>
@@ -174,6 +177,16 @@ inline std::uint32_t checked_u32(int64_t v, const char* what) {
 
 inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double s0, double s1);
 
+// The dtype a kernel computes a narrow dtype in, as the CPU does (c10's opmath type): float32
+// for float16 and bfloat16, int32 for bool and the 8- and 16-bit integers; others are their own.
+constexpr DType wide_compute_dtype(DType dt) noexcept {
+  switch (dt) {
+    case kHalf: case kBFloat16: return kFloat;
+    case kBool: case kByte: case kChar: case kShort: return kInt;
+    default: return dt;
+  }
+}
+
 // More dimensions than the push constants hold: the same op over contiguous, expanded copies
 // of the inputs (one dimension), written back into the output if it is not contiguous.
 inline void run_pointwise_flat(const TensorIterator& iter, PointwiseCode code, double s0,
@@ -258,6 +271,29 @@ inline void typed_scalar(DType dt, double v, std::uint32_t* words) {
   words[1] = static_cast<std::uint32_t>(bits >> 32);
 }
 
+// The same op in the wide dtype: the inputs converted (on the device; a wrapped number on the
+// host), the result computed into a temporary (a bool result directly) and converted back.
+inline void run_pointwise_wide(const TensorIterator& iter, PointwiseCode code, double s0,
+                               double s1, DType wide) {
+  NoGradGuard no_grad;
+  const ShaderOp op = shader_op(code);
+  const Tensor& out = iter.tensor(0);
+  const Tensor wide_out = op.bool_output ? out : empty(out.sizes(), out.options().dtype(wide));
+  TensorIteratorConfig config;
+  config.add_output(wide_out).check_all_same_dtype(false).set_check_mem_overlap(false);
+  for (int k = 0; k < iter.ninputs(); ++k) {
+    const Tensor& in = iter.input(k);
+    const bool condition = code == PointwiseCode::Where && k == 0;
+    if (condition || in.dtype() == wide) {
+      config.add_input(in);
+    } else {
+      config.add_input(in.is_cpu() ? in.to(wide) : cast_to(in, wide));
+    }
+  }
+  run_pointwise(config.build(), code, s0, s1);
+  if (!wide_out.is_same(out)) cast_copy(out, wide_out);
+}
+
 inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double s0, double s1) {
   const ShaderOp op = shader_op(code);
   const std::string_view name = pointwise_name(code);
@@ -269,6 +305,9 @@ inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double
            ninputs, " inputs and one output, got ", iter.ninputs(), " and ", iter.noutputs());
   // The compute dtype: the output's, or (comparisons) the inputs'.
   const DType compute = op.bool_output ? iter.dtype(1) : iter.dtype(0);
+  if (const DType wide = wide_compute_dtype(compute); wide != compute && iter.numel() > 0) {
+    return run_pointwise_wide(iter, code, s0, s1, wide);
+  }
   const PointwiseShaders& shaders = pointwise_shaders_for(compute, code, name);
   for (int k = 0; k < iter.ntensors(); ++k) {
     const bool condition = code == PointwiseCode::Where && k == 1;

@@ -1,0 +1,5 @@
+// float64 matrix products (shaderFloat64): the body is matmul_body.glsl (see there).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#define TP_F64 1
+#include "matmul_body.glsl"
