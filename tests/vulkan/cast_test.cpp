@@ -107,6 +107,33 @@ TEST_CASE("float16 and bfloat16 on Vulkan are rounded once from wide sources",
   }
 }
 
+TEST_CASE("fill_ of every dtype on Vulkan, contiguous and through strides",
+          "[vulkan][cast][fill]") {
+  TP_REQUIRE_VULKAN();
+  for (DType dt : kAll) {
+    INFO(scalar_type_name(dt));
+    const Scalar value = dt == kBool ? Scalar(true) : dt == kByte ? Scalar(200) : Scalar(-7);
+    Tensor v = zeros({3, 5}, TensorOptions().dtype(dt).device(kVulkan));
+    v.fill_(value);
+    check_same(v, full({3, 5}, value, TensorOptions().dtype(dt)));
+    // A strided view through the aliasing guard a kernel uses (a column of v).
+    Tensor c = zeros({3, 5}, TensorOptions().dtype(dt));
+    c.select(1, 2).fill_(value);
+    Tensor w = zeros({3, 5}, TensorOptions().dtype(dt).device(kVulkan));
+    {
+      tensorplay::detail::AliasingViewsGuard alias;
+      w.select(1, 2).fill_(value);
+    }
+    check_same(w, c);
+    check_same(full({4}, value, TensorOptions().dtype(dt).device(kVulkan)),
+               full({4}, value, TensorOptions().dtype(dt)));
+  }
+  // The CPU fill's range check: 300 does not fit int8.
+  Tensor i8 = zeros({2}, TensorOptions().dtype(kChar).device(kVulkan));
+  CHECK_THROWS_WITH(i8.fill_(300), Catch::Contains("value cannot be converted to type int8_t"));
+  CHECK(i8.cpu().equal(zeros({2}, kChar)));
+}
+
 TEST_CASE("8- and 16-bit views of a Vulkan tensor materialise on the device",
           "[vulkan][cast][views]") {
   TP_REQUIRE_VULKAN();

@@ -3,13 +3,13 @@
 //   copy_  the cross-device entry (copy_, to, clone, contiguous, cpu(), vulkan(), and the
 //          materialisation of views): host -> device uploads, device -> host downloads, and
 //          on-device copies (a buffer copy, or the gather shader for a strided source);
-//   fill_  the fill shader for 32-bit dtypes;
+//   fill_  the fill shader for contiguous 32-bit dtypes, the cast shader for the others;
 //   the elementwise ops (PointwiseOp): pointwise.hpp;
 //   reductions, softmax and matrix products (ReduceOp, SoftmaxOp, ProductOp): kernels.hpp.
 //
 // Every dtype round-trips. Conversions, broadcasts and strided elements of 8 or 16 bits run the
-// cast shader (cast.hpp); what has no shader (fills of 8-, 16- and 64-bit dtypes, and 64-bit
-// conversions on a device without shaderInt64/shaderFloat64) takes the host road: the values are
+// cast shader (cast.hpp); what has no shader (64-bit conversions and fills on a device without
+// shaderInt64/shaderFloat64) takes the host road: the values are
 // computed by the CPU kernels on a host copy and uploaded, so results are always the CPU's.
 // Argument checks (shapes, broadcasting, dtype ranges) are the CPU kernels' own: a device path
 // runs only where they cannot fail, everything else goes through them.
@@ -187,6 +187,14 @@ struct DeviceKernel<FillOp, DeviceType::Vulkan> {
       vulkan::fill_bits_(vulkan::buffer_of(*self.storage().unsafeGetStorageImpl()), bits,
                          static_cast<std::size_t>(self.numel()),
                          static_cast<std::size_t>(self.storage_offset()));
+      return;
+    }
+    // Other dtypes and strided tensors: the value (converted and checked by the CPU fill) as
+    // one element on the device, broadcast into self by the cast shader.
+    Tensor one = empty({}, TensorOptions().dtype(self.dtype()));
+    ::tensorplay::detail::fill_impl(one, value);
+    if (vulkan::converts_on_device(self.dtype(), self.dtype())) {
+      vulkan::cast_copy(self, one.to(self.device()));
       return;
     }
     Tensor host = empty(self.sizes(), TensorOptions().dtype(self.dtype()));
