@@ -138,6 +138,33 @@ TEST_CASE("prod, var, std and logsumexp on Vulkan match the CPU", "[vulkan][ops]
   CHECK_THROWS_WITH(arange(6, kInt).vulkan().var(), Catch::Contains("floating point"));
 }
 
+TEST_CASE("norm, all and any on Vulkan match the CPU", "[vulkan][ops][reduce]") {
+  TP_REQUIRE_VULKAN();
+  const Tensor a = randn({4, 6, 5});
+  const Tensor v = a.vulkan();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double p : {2.0, 1.0, 0.0, 3.0, 0.5, inf, -inf}) {
+    INFO("p = " << p);
+    check_close(v.norm(p), a.norm(p));
+    check_close(v.norm(p, {1}), a.norm(p, {1}));
+    check_close(v.norm(p, {0, 2}, /*keepdim=*/true), a.norm(p, {0, 2}, true));
+  }
+  // Gradients reach the Vulkan input.
+  Tensor x = v.clone().requires_grad_();
+  x.norm().backward();
+  check_close(x.grad(), a / a.norm());
+  const Tensor b = rand({5, 7}) > 0.3;
+  for (const Tensor& t : {b, b.to(kFloat), b.to(kByte)}) {
+    INFO(scalar_type_name(t.dtype()));
+    check_close(t.vulkan().all(), t.all());
+    check_close(t.vulkan().any(1), t.any(1));
+    check_close(t.vulkan().all(0, /*keepdim=*/true), t.all(0, true));
+  }
+  check_close(zeros({3, 0}, kVk).all(1), zeros({3, 0}).all(1));
+  check_close(zeros({3, 0}, kVk).any(1), zeros({3, 0}).any(1));
+  CHECK_THROWS_WITH(zeros({0}, kVk).norm(inf), Catch::Contains("does not have an identity"));
+}
+
 TEST_CASE("softmax and log_softmax on Vulkan match the CPU", "[vulkan][ops][softmax]") {
   TP_REQUIRE_VULKAN();
   for (const std::vector<int64_t>& shape :

@@ -534,6 +534,27 @@ Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef
   const bool is_new = !out.defined();
   const Tensor src =
       result.numel() == 0 ? self : to_compute(self, out_dtype, float_compute_dtype(out_dtype));
+  if (result.numel() > 0 && !self.is_cpu()) {
+    // Another device: composed of its abs, pow, sum, amax/amin and sqrt, the CPU's formulas.
+    NoGradGuard no_grad;  // the front end records the graph
+    const std::vector<int64_t> dims = mask_dims(mask, self.dim());
+    const Tensor x = src.abs();
+    Tensor r;
+    if (pv == 2.0) {
+      r = x.square().sum(dims, keepdim).sqrt();
+    } else if (pv == 1.0) {
+      r = x.sum(dims, keepdim);
+    } else if (pv == 0.0) {
+      r = x.ne(0).to(src.dtype()).sum(dims, keepdim);
+    } else if (std::isinf(pv)) {
+      r = pv > 0 ? x.amax(dims, keepdim) : x.amin(dims, keepdim);
+    } else {
+      r = x.pow(pv).sum(dims, keepdim).pow(1.0 / pv);
+    }
+    copy_impl(result, r);
+    bump_out(out);
+    return result;
+  }
   dispatch_dtype(src.dtype(), [&]<class T>() {
     if constexpr (kFloatType<T>) {
       using A = T;
@@ -578,6 +599,19 @@ Tensor all_impl(const Tensor& self, std::optional<int64_t> dim, bool keepdim, co
   const DType out_dtype = out.defined() ? out.dtype() : (self.dtype() == kByte ? kByte : kBool);
   Tensor result = reduction_result(out, self, mask, keepdim, out_dtype);
   const Tensor src = self.dtype() == kBool || result.numel() == 0 ? self : self.to(kBool);
+  if (result.numel() > 0 && !self.is_cpu()) {
+    // Another device: all is the amin of the bools, any their amax (an empty reduction is all's
+    // true and any's false).
+    NoGradGuard no_grad;
+    const std::vector<int64_t> dims = mask_dims(mask, self.dim());
+    if (reduced_count(self.sizes(), mask) == 0) {
+      result.fill_(kAll);
+    } else {
+      copy_impl(result, kAll ? src.amin(dims, keepdim) : src.amax(dims, keepdim));
+    }
+    bump_out(out);
+    return result;
+  }
   reduce_into<bool, bool>(result, !out.defined(), src, mask, keepdim, LogicOp<kAll>{});
   bump_out(out);
   return result;
