@@ -178,6 +178,22 @@ TEST_CASE("softmax and log_softmax on Vulkan match the CPU", "[vulkan][ops][soft
   }
   const Tensor n = tensor({1.0f, std::nanf(""), 2.0f});
   check_close(n.vulkan().softmax(0), n.softmax(0));
+  // float64 (shaderFloat64): short and long rows, to float64 precision; 1e-12 apart survives.
+  if (vulkan::context().has_float64()) {
+    for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{5, 3}, {3, 300}}) {
+      const Tensor a = randn(shape, kDouble) * 4;
+      for (int64_t d : {int64_t{0}, int64_t{1}}) {
+        CAPTURE(shape, d);
+        check_close(a.vulkan().softmax(d), a.softmax(d), 1e-13, 1e-15);
+        check_close(a.vulkan().log_softmax(d), a.log_softmax(d), 1e-13, 1e-14);
+      }
+    }
+    const Tensor close = tensor({0.0, 1e-12}, kDouble);
+    CHECK(close.vulkan().log_softmax(0).cpu()[1].item<double>() >
+          close.vulkan().log_softmax(0).cpu()[0].item<double>());
+    const Tensor nd = tensor({1.0, std::nan(""), 2.0}, kDouble);
+    check_close(nd.vulkan().softmax(0), nd.softmax(0));
+  }
   CHECK_THROWS_AS(arange(6, kLong).vulkan().softmax(0), NotImplementedError);  // the CPU's check
 }
 

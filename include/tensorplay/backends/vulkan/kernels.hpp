@@ -28,13 +28,6 @@
 namespace tensorplay {
 namespace vulkan::detail {
 
-inline void check_float32(std::string_view op, const Tensor& t) {
-  TP_CHECK_TYPE(t.dtype() == kFloat, "'", op,
-                "' on the Vulkan backend computes in float32; got a tensor of dtype ",
-                scalar_type_name(t.dtype()),
-                " (convert it with .to(kFloat), or move the tensors with .cpu())");
-}
-
 // t's storage range; an empty one for a storage of no bytes (which kernels never read).
 inline BufferRange range_of(const Tensor& t) {
   if (t.storage().nbytes() == 0) return BufferRange{};
@@ -136,8 +129,15 @@ struct DeviceKernel<SoftmaxOp, DeviceType::Vulkan> {
       if (!y.is_same(result)) vulkan::cast_copy(result, y);
       return;
     }
-    check_float32(name, self);
-    check_float32(name, result);
+    const DType dt = self.dtype();
+    TP_CHECK_TYPE((dt == kFloat || dt == kDouble) && result.dtype() == dt, "'", name,
+                  "' on the Vulkan backend computes in float32, float64 (on a device with "
+                  "shaderFloat64), float16 or bfloat16; got ", scalar_type_name(dt), " and ",
+                  scalar_type_name(result.dtype()),
+                  " (convert it with .to(kFloat), or move the tensors with .cpu())");
+    TP_CHECK_TYPE(dt == kFloat || vulkan::context().has_float64(), "'", name,
+                  "' in float64 on the Vulkan backend needs a device with shaderFloat64, which '",
+                  vulkan::context().device_name(), "' does not report");
     const int64_t last = self.dim() - 1;
     const bool lastdim = self.dim() == 0 || dim == last;
     const Tensor x = lastdim ? self.contiguous() : self.transpose(dim, last).contiguous();
@@ -146,7 +146,7 @@ struct DeviceKernel<SoftmaxOp, DeviceType::Vulkan> {
     const Tensor y = lastdim ? contiguous_target(result) : empty(x.sizes(), x.options());
     vulkan::softmax_rows(range_of(x), static_cast<std::size_t>(x.storage_offset()),
                          checked_u32(rows, "a softmax over"), checked_u32(cols, "a softmax of"),
-                         log, range_of(y), static_cast<std::size_t>(y.storage_offset()));
+                         log, range_of(y), static_cast<std::size_t>(y.storage_offset()), dt);
     if (lastdim) {
       finish_into(result, y);
     } else {

@@ -6,15 +6,16 @@
 //
 // Every op computes in float32: inputs float32 (where's condition bool), output float32, or bool
 // for the comparisons. The ops that have a meaning without float32's transcendental functions
-// (arithmetic, comparisons, where, clamp, abs, neg, relu, square; for float64 also division,
-// remainder, fmod, sqrt, rsqrt, reciprocal and rounding) also compute in int32, and in int64 and
-// float64 where the device reports shaderInt64 / shaderFloat64 (shaders/pointwise_typed.glsl, one
-// shader per type). Float16 and bfloat16 compute in float32, bool and the 8- and 16-bit integers in
-// int32, as on the CPU: inputs converted and the result converted back by the cast shader
-// (cast.hpp). A CPU 0-d input (a wrapped number) is passed as a constant (uploaded, for the 64-bit
-// types). An op the typed shaders do not have raises TypeError, an op no shader has "Could not run
-// ..." (the dispatch point's NotImplementedError). An iteration of more than 4 dimensions (after
-// coalescing) runs over contiguous, expanded copies of its inputs.
+// (arithmetic, comparisons, where, clamp, abs, neg, relu, square, and integer division with the
+// CPU's ZeroDivisionError, checked on the host first) also compute in int32, and in int64 where the
+// device reports shaderInt64; every op computes in float64 where it reports shaderFloat64, the
+// transcendental ones with shaders/math_f64.glsl's double-precision functions
+// (shaders/pointwise_typed.glsl, one shader per type). Float16 and bfloat16 compute in float32,
+// bool and the 8- and 16-bit integers in int32, as on the CPU: inputs converted and the result
+// converted back by the cast shader (cast.hpp). A CPU 0-d input (a wrapped number) is passed as a
+// constant (uploaded, for the 64-bit types). An op the typed shaders do not have raises TypeError,
+// an op no shader has "Could not run ..." (the dispatch point's NotImplementedError). An iteration
+// of more than 4 dimensions (after coalescing) runs over contiguous, expanded copies of its inputs.
 #pragma once
 
 #include <tensorplay/backends/vulkan/cast.hpp>
@@ -206,23 +207,43 @@ inline void run_pointwise_flat(const TensorIterator& iter, PointwiseCode code, d
   if (!flat_out.is_same(out)) ::tensorplay::detail::copy_impl(out, flat_out);
 }
 
-// Whether the typed shaders (pointwise_typed.glsl) have `code`: the ops that need none of
-// float32's transcendental functions; division, roots and rounding only in float64 (integer
-// division by zero is an error the device cannot raise).
+// Whether the typed shaders (pointwise_typed.glsl) have `code`: in int32 and int64 the ops that
+// need none of float32's transcendental functions (rounding an integer is the integer; true
+// division and roots of integers are the front ends' promotions); in float64 every op
+// (shaders/math_f64.glsl has the transcendental functions).
 constexpr bool typed_shader_has(PointwiseCode code, bool floating) noexcept {
   using C = PointwiseCode;
   switch (code) {
     case C::Add: case C::Sub: case C::Mul: case C::Maximum: case C::Minimum: case C::Eq:
     case C::Ne: case C::Lt: case C::Le: case C::Gt: case C::Ge: case C::Where: case C::Neg:
-    case C::Abs: case C::Relu: case C::Clamp: case C::Square:
+    case C::Abs: case C::Relu: case C::Clamp: case C::Square: case C::Remainder: case C::Fmod:
+    case C::DivTrunc: case C::DivFloor: case C::Floor: case C::Ceil: case C::Trunc: case C::Round:
       return true;
-    case C::Div: case C::Sqrt: case C::Rsqrt: case C::Reciprocal: case C::Remainder:
-    case C::Fmod: case C::DivTrunc: case C::DivFloor: case C::Floor: case C::Ceil:
-    case C::Trunc: case C::Round:
+    case C::Div: case C::Sqrt: case C::Rsqrt: case C::Reciprocal: case C::Pow: case C::Exp:
+    case C::Exp2: case C::Expm1: case C::Log: case C::Log2: case C::Log10: case C::Log1p:
+    case C::Sin: case C::Cos:
+    case C::Tan: case C::Asin: case C::Acos: case C::Atan: case C::Atan2: case C::Sinh:
+    case C::Cosh: case C::Tanh: case C::Sigmoid: case C::Silu: case C::Gelu: case C::GeluTanh:
+    case C::Erf:
       return floating;
     default:
       return false;
   }
+}
+
+// Integer division by zero is the CPU's ZeroDivisionError, which a shader cannot raise: the
+// divisor (input 1) is checked first, on the device (one reduction and a 1-byte read).
+inline void check_integer_divisor(const TensorIterator& iter, PointwiseCode code, DType dt) {
+  using C = PointwiseCode;
+  if (is_floating_point(dt) ||
+      (code != C::DivTrunc && code != C::DivFloor && code != C::Remainder && code != C::Fmod)) {
+    return;
+  }
+  NoGradGuard no_grad;
+  const Tensor& divisor = iter.input(1);
+  const bool zero = divisor.is_cpu() ? divisor.item().to<int64_t>() == 0
+                                     : divisor.eq(0).amax().item<bool>();
+  TP_CHECK(!zero, "ZeroDivisionError");
 }
 
 // The shaders for the dtype `op` computes in, or a typed error that says why there are none.
@@ -317,6 +338,7 @@ inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double
                   scalar_type_name(compute), " and ", scalar_type_name(iter.dtype(k)));
   }
   if (iter.numel() == 0) return;
+  check_integer_divisor(iter, code, compute);
   if (iter.ndim() > kMaxPointwiseDims) return run_pointwise_flat(iter, code, s0, s1);
 
   const bool typed = compute != kFloat;

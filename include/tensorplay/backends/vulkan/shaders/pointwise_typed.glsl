@@ -1,22 +1,14 @@
 // The body of the typed elementwise shaders (pointwise_i32.comp, pointwise_i64.comp,
 // pointwise_f64.comp, each defining its type and including this file): the ops of
-// shaders/pointwise.comp that have a meaning in int32, int64 or float64 without float32's
-// transcendental functions (which GLSL does not have for double). The same iteration space,
-// operand layout and op numbers as pointwise.comp; see include/tensorplay/backends/vulkan/
-// pointwise.hpp. A 64-bit element is two 32-bit words, low word first. Constants (CPU numbers)
-// are passed in place of the offset for int32 only; the host uploads 64-bit ones.
+// shaders/pointwise.comp that have a meaning in int32 and int64 (those without float32's
+// transcendental functions, and integer division), and in float64 all of them: the
+// transcendental ones come from math_f64.glsl, since GLSL has none for double. The same
+// iteration space, operand layout and op numbers as pointwise.comp; see
+// include/tensorplay/backends/vulkan/pointwise.hpp. A 64-bit element is two 32-bit words, low
+// word first (scalar_words.glsl). Constants (CPU numbers) are passed in place of the offset for
+// int32 only; the host uploads 64-bit ones.
 
-#if defined(TP_I64)
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#define T int64_t
-const uint WORDS = 2u;
-#elif defined(TP_F64)
-#define T double
-const uint WORDS = 2u;
-#else
-#define T int
-const uint WORDS = 1u;
-#endif
+#include "scalar_words.glsl"
 
 layout(local_size_x = 256) in;
 
@@ -42,26 +34,11 @@ const uint EQ = 7u, NE = 8u, LT = 9u, LE = 10u, GT = 11u, GE = 12u, WHERE = 13u;
 const uint NEG = 14u, ABS = 15u, SQRT = 18u, RSQRT = 19u, RELU = 22u, CLAMP = 28u;
 const uint RECIPROCAL = 29u, SQUARE = 30u, REMAINDER = 32u, FMOD = 33u, DIV_TRUNC = 34u;
 const uint DIV_FLOOR = 35u, FLOOR = 48u, CEIL = 49u, TRUNC = 50u, ROUND = 51u;
-
-T from_words(uint lo, uint hi) {
-#if defined(TP_I64)
-  return int64_t(packUint2x32(uvec2(lo, hi)));
-#elif defined(TP_F64)
-  return packDouble2x32(uvec2(lo, hi));
-#else
-  return int(lo);
-#endif
-}
-
-uvec2 to_words(T v) {
-#if defined(TP_I64)
-  return unpackUint2x32(uint64_t(v));
-#elif defined(TP_F64)
-  return unpackDouble2x32(v);
-#else
-  return uvec2(uint(v), 0u);
-#endif
-}
+// float64 only (math_f64.glsl).
+const uint POW = 6u, EXP = 16u, LOG = 17u, TANH = 20u, SIGMOID = 21u, GELU = 23u;
+const uint GELU_TANH = 24u, SILU = 25u, SIN = 26u, COS = 27u, ATAN2 = 31u, TAN = 36u;
+const uint ASIN = 37u, ACOS = 38u, ATAN = 39u, SINH = 40u, COSH = 41u, EXP2 = 42u;
+const uint EXPM1 = 43u, LOG2 = 44u, LOG10 = 45u, LOG1P = 46u, ERF = 47u;
 
 uint word(uint k, uint i) {
   if (k == 0u) {
@@ -89,12 +66,10 @@ T s1() {
 }
 
 #if defined(TP_F64)
+#include "math_f64.glsl"  // and sign_bit
 #define NAN packDouble2x32(uvec2(0u, 0x7ff80000u))
 bool is_nan(double x) {
   return isnan(x);
-}
-bool sign_bit(double x) {
-  return (unpackDouble2x32(x).y & 0x80000000u) != 0u;
 }
 // pointwise.comp's fmod_of, remainder_of and div_floor_of in double.
 double fmod_of(double x, double y) {
@@ -144,6 +119,43 @@ double div_floor_of(double x, double y) {
 bool is_nan(T x) {
   return false;
 }
+// Integer division as on the CPU (ops/binary.hpp), on magnitudes in the unsigned type U, which
+// has no undefined case (a signed / b is undefined for the most negative a and b = -1): the
+// quotient truncates, wrapping for that case as the CPU's b == -1 branch does. Division by zero
+// never reaches the device (the host checks the divisor first); it gives 0 here.
+#if defined(TP_I64)
+#define U uint64_t
+#else
+#define U uint
+#endif
+U magnitude(T v) {
+  return v < T(0) ? U(0) - U(v) : U(v);
+}
+T div_trunc_of(T a, T b) {
+  if (b == T(0)) {
+    return T(0);
+  }
+  const T q = T(magnitude(a) / magnitude(b));
+  return (a < T(0)) != (b < T(0)) ? -q : q;
+}
+// C's %: the dividend's sign.
+T fmod_of(T a, T b) {
+  if (b == T(0)) {
+    return T(0);
+  }
+  const T r = T(magnitude(a) % magnitude(b));
+  return a < T(0) ? -r : r;
+}
+// Python's %: the divisor's sign.
+T remainder_of(T a, T b) {
+  const T r = fmod_of(a, b);
+  return r != T(0) && ((r < T(0)) != (b < T(0))) ? r + b : r;
+}
+// Python's //: truncation, minus one when the signs differ and the division is inexact.
+T div_floor_of(T a, T b) {
+  const T q = div_trunc_of(a, b);
+  return (a < T(0)) != (b < T(0)) && fmod_of(a, b) != T(0) ? q - T(1) : q;
+}
 #endif
 
 #include "pointwise_index.glsl"
@@ -179,19 +191,60 @@ T apply(T a, T b, T c) {
       return (hi < y || is_nan(hi)) ? hi : y;
     }
     case SQUARE: return a * a;
-#if defined(TP_F64)
+    case REMAINDER: return remainder_of(a, b);
+    case FMOD: return fmod_of(a, b);
+    case DIV_FLOOR: return div_floor_of(a, b);
+#if !defined(TP_F64)
+    case DIV_TRUNC: return div_trunc_of(a, b);
+    case FLOOR: case CEIL: case TRUNC: case ROUND: return a;  // integers are their own
+#else
     case DIV: return a / b;
     case SQRT: return a < 0.0 ? NAN : sqrt(a);
     case RSQRT: return a < 0.0 ? NAN : 1.0 / sqrt(a);
     case RECIPROCAL: return 1.0 / a;
-    case REMAINDER: return remainder_of(a, b);
-    case FMOD: return fmod_of(a, b);
     case DIV_TRUNC: return trunc(a / b);
-    case DIV_FLOOR: return div_floor_of(a, b);
     case FLOOR: return floor(a);
     case CEIL: return ceil(a);
     case TRUNC: return trunc(a);
     case ROUND: return roundEven(a);
+    case POW: return pow_f64(a, b);
+    case EXP: return exp_f64(a);
+    case EXP2: return exp2_f64(a);
+    case EXPM1: return expm1_f64(a);
+    case LOG: return log_f64(a, 1.0LF, 0.0LF);
+    case LOG2: return log_f64(a, INV_LN2_HI, INV_LN2_LO);
+    case LOG10: return log_f64(a, INV_LN10_HI, INV_LN10_LO);
+    case LOG1P: return log1p_f64(a);
+    case SIN: return sincos_f64(a, false);
+    case COS: return sincos_f64(a, true);
+    case TAN: return tan_f64(a);
+    case ASIN: return asin_acos_f64(a, false);
+    case ACOS: return asin_acos_f64(a, true);
+    case ATAN: return atan_f64(a);
+    case ATAN2: return atan2_f64(a, b);
+    case SINH: return sinh_f64(a);
+    case COSH: return cosh_f64(a);
+    case TANH: return tanh_f64(a);
+    case ERF: return erf_f64(a);
+    // The CPU's formulas (ops/unary.hpp), in its order of operations; precise keeps a driver
+    // from fusing them into a different rounding.
+    case SIGMOID: {
+      precise double r = 1.0LF / (1.0LF + exp_f64(-a));
+      return r;
+    }
+    case SILU: {
+      precise double r = a / (1.0LF + exp_f64(-a));
+      return r;
+    }
+    case GELU: {
+      precise double r = (a * 0.5LF) * (1.0LF + erf_f64(a * 0.7071067811865476LF));
+      return r;
+    }
+    case GELU_TANH: {
+      precise double u = 0.7978845608028654LF * (a + ((0.044715LF * a) * a) * a);
+      precise double r = (0.5LF * a) * (1.0LF + tanh_f64(u));
+      return r;
+    }
 #endif
   }
   return zero;

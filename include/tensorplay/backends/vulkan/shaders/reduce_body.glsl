@@ -20,57 +20,20 @@ layout(local_size_x = 256) in;
 // The element type: float32 (reduce.comp), int32, int64 or float64 (reduce_i32.comp ...), one
 // or two 32-bit words per element (low word first); Sum/Mean/Prod/Amax/Amin results in the same
 // type, indices as int64.
-#if defined(TP_I64)
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#define T int64_t
-const uint WORDS = 2u;
-T from_words(uint lo, uint hi) {
-  return int64_t(packUint2x32(uvec2(lo, hi)));
-}
-uvec2 to_words(T v) {
-  return unpackUint2x32(uint64_t(v));
-}
-bool is_nan(T x) {
-  return false;
-}
-#define NAN T(0)
-#elif defined(TP_F64)
-#define T double
-const uint WORDS = 2u;
-T from_words(uint lo, uint hi) {
-  return packDouble2x32(uvec2(lo, hi));
-}
-uvec2 to_words(T v) {
-  return unpackDouble2x32(v);
-}
+#include "scalar_words.glsl"
+#if defined(TP_F64)
 bool is_nan(T x) {  // on the bits (see above)
   const uvec2 w = unpackDouble2x32(x);
   const uint hi = w.y & 0x7FFFFFFFu;
   return hi > 0x7FF00000u || (hi == 0x7FF00000u && w.x != 0u);
 }
 #define NAN packDouble2x32(uvec2(0u, 0x7FF80000u))
-#elif defined(TP_I32)
-#define T int
-const uint WORDS = 1u;
-T from_words(uint lo, uint hi) {
-  return int(lo);
-}
-uvec2 to_words(T v) {
-  return uvec2(uint(v), 0u);
-}
+#elif defined(TP_I64) || defined(TP_I32)
 bool is_nan(T x) {
   return false;
 }
 #define NAN T(0)
 #else
-#define T float
-const uint WORDS = 1u;
-T from_words(uint lo, uint hi) {
-  return uintBitsToFloat(lo);
-}
-uvec2 to_words(T v) {
-  return uvec2(floatBitsToUint(v), 0u);
-}
 bool is_nan(T x) {  // on the bits (see above)
   return (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u;
 }
