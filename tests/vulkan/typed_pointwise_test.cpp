@@ -214,6 +214,15 @@ TEST_CASE("integer division and rounding on Vulkan match the CPU, ZeroDivisionEr
     check_exact(va.remainder(3), a.remainder(3));     // a wrapped number
     check_exact(va.fmod(-4), a.fmod(-4));
     check_exact(va.floor(), a.floor());
+    // Integer powers wrap; negative exponents give 0, or +-1 for a base of +-1.
+    const Tensor e = tensor({3.0, 2.0, 63.0, -1.0, -2.0, 0.0, 5.0, 1.0, 2.0, -3.0}, kDouble).to(dt);
+    check_exact(va.pow(e.vulkan()), a.pow(e));
+    check_exact(tensor({-1.0, 1.0, -1.0, 2.0}, kDouble).to(dt).vulkan().pow(
+                    tensor({-3.0, -5.0, -4.0, -1.0}, kDouble).to(dt).vulkan()),
+                tensor({-1.0, 1.0, -1.0, 2.0}, kDouble).to(dt).pow(
+                    tensor({-3.0, -5.0, -4.0, -1.0}, kDouble).to(dt)));
+    check_exact(va.pow(3), a.pow(3));
+    CHECK_THROWS_WITH(va.pow(-2), Catch::Contains("Integers to negative integer powers"));
     check_exact(va.round(), a.round());
     // A zero divisor anywhere: the CPU's error, and the output is untouched.
     Tensor target = va.clone();

@@ -6,9 +6,9 @@
 //
 // Every op computes in float32: inputs float32 (where's condition bool), output float32, or bool
 // for the comparisons. The ops that have a meaning without float32's transcendental functions
-// (arithmetic, comparisons, where, clamp, abs, neg, relu, square, and integer division with the
-// CPU's ZeroDivisionError, checked on the host first) also compute in int32, and in int64 where the
-// device reports shaderInt64; every op computes in float64 where it reports shaderFloat64, the
+// (arithmetic, pow, comparisons, where, clamp, abs, neg, relu, square, and integer division with
+// the CPU's ZeroDivisionError, checked on the host first) also compute in int32, and in int64 where
+// the device reports shaderInt64; every op computes in float64 where it reports shaderFloat64, the
 // transcendental ones with shaders/math_f64.glsl's double-precision functions
 // (shaders/pointwise_typed.glsl, one shader per type). Float16 and bfloat16 compute in float32,
 // bool and the 8- and 16-bit integers in int32, as on the CPU: inputs converted and the result
@@ -208,9 +208,9 @@ inline void run_pointwise_flat(const TensorIterator& iter, PointwiseCode code, d
 }
 
 // Whether the typed shaders (pointwise_typed.glsl) have `code`: in int32 and int64 the ops that
-// need none of float32's transcendental functions (rounding an integer is the integer; true
-// division and roots of integers are the front ends' promotions); in float64 every op
-// (shaders/math_f64.glsl has the transcendental functions).
+// need none of float32's transcendental functions, pow included (by squaring, wrapping; rounding
+// an integer is the integer; true division and roots of integers are the front ends'
+// promotions); in float64 every op (shaders/math_f64.glsl has the transcendental functions).
 constexpr bool typed_shader_has(PointwiseCode code, bool floating) noexcept {
   using C = PointwiseCode;
   switch (code) {
@@ -218,8 +218,9 @@ constexpr bool typed_shader_has(PointwiseCode code, bool floating) noexcept {
     case C::Ne: case C::Lt: case C::Le: case C::Gt: case C::Ge: case C::Where: case C::Neg:
     case C::Abs: case C::Relu: case C::Clamp: case C::Square: case C::Remainder: case C::Fmod:
     case C::DivTrunc: case C::DivFloor: case C::Floor: case C::Ceil: case C::Trunc: case C::Round:
+    case C::Pow:
       return true;
-    case C::Div: case C::Sqrt: case C::Rsqrt: case C::Reciprocal: case C::Pow: case C::Exp:
+    case C::Div: case C::Sqrt: case C::Rsqrt: case C::Reciprocal: case C::Exp:
     case C::Exp2: case C::Expm1: case C::Log: case C::Log2: case C::Log10: case C::Log1p:
     case C::Sin: case C::Cos:
     case C::Tan: case C::Asin: case C::Acos: case C::Atan: case C::Atan2: case C::Sinh:

@@ -151,6 +151,28 @@ T remainder_of(T a, T b) {
   const T r = fmod_of(a, b);
   return r != T(0) && ((r < T(0)) != (b < T(0))) ? r + b : r;
 }
+// Integer power by squaring, wrapping, as the CPU's powi: a negative exponent gives 1 for a
+// base of 1, +-1 for a base of -1 and 0 otherwise (the scalar form's error is the front end's).
+T powi_of(T a, T b) {
+  if (b < T(0)) {
+    if (a == T(1)) {
+      return T(1);
+    }
+    if (a == T(-1)) {
+      return (b & T(1)) != T(0) ? T(-1) : T(1);
+    }
+    return T(0);
+  }
+  U result = U(1);
+  U base = U(a);
+  for (T e = b; e != T(0); e >>= 1) {
+    if ((e & T(1)) != T(0)) {
+      result *= base;
+    }
+    base *= base;
+  }
+  return T(result);
+}
 // Python's //: truncation, minus one when the signs differ and the division is inexact.
 T div_floor_of(T a, T b) {
   const T q = div_trunc_of(a, b);
@@ -197,6 +219,7 @@ T apply(T a, T b, T c) {
 #if !defined(TP_F64)
     case DIV_TRUNC: return div_trunc_of(a, b);
     case FLOOR: case CEIL: case TRUNC: case ROUND: return a;  // integers are their own
+    case POW: return powi_of(a, b);
 #else
     case DIV: return a / b;
     case SQRT: return a < 0.0 ? NAN : sqrt(a);
