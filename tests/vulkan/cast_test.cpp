@@ -185,6 +185,20 @@ TEST_CASE("float16, bfloat16, bool and 8/16-bit integer ops on Vulkan compute in
       CHECK(allclose(m, cm, 1e-2, 1.0));
     }
   }
+  // Integer products, wrapping in their own width (int8 and int16 through int32).
+  for (DType dt : {kInt, kLong, kChar, kByte, kShort}) {
+    if (!wide_ok(dt, dt)) continue;
+    INFO(scalar_type_name(dt) << " products");
+    const Tensor a = sample(kInt, dt, 35).reshape({5, 7}).to(dt);
+    const Tensor b = sample(kInt, dt, 28).reshape({7, 4}).to(dt);
+    const Tensor c = sample(kInt, dt, 20).reshape({5, 4}).to(dt);
+    check_same(a.vulkan().mm(b.vulkan()), a.mm(b));
+    check_same(addmm(c.vulkan(), a.vulkan(), b.vulkan(), 2, 3), addmm(c, a, b, 2, 3));
+    check_same(matmul(a.vulkan().expand({3, 5, 7}), b.vulkan()), matmul(a.expand({3, 5, 7}), b));
+    const Tensor big = full({2, 70}, 100, dt), big_t = full({70, 2}, 100, dt);  // k > 64: tiles
+    check_same(big.vulkan().mm(big_t.vulkan()), big.mm(big_t));
+  }
+  CHECK_THROWS_AS(ones({2, 2}, kBool).vulkan().mm(ones({2, 2}, kBool).vulkan()), TypeError);
   // bool: logical arithmetic through int32.
   const Tensor p = rand({20}) > 0.5, q = rand({20}) > 0.5;
   check_same(p.vulkan() + q.vulkan(), p + q);

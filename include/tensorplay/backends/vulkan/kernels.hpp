@@ -3,8 +3,9 @@
 // the buffer-level shaders of reduce.hpp, softmax.hpp and matmul.hpp. The front ends (shapes,
 // dtypes, out=, autograd) are the CPU's.
 //
-// Float32 compute (int64 indices for argmax/argmin); reductions also in int32, int64 and float64
-// (the 64-bit ones where the device has the shader feature). Float16 and bfloat16 compute in
+// Float32 compute (int64 indices for argmax/argmin); reductions and products also in int32,
+// int64 and float64, softmax in float64 (the 64-bit ones where the device has the shader
+// feature). Float16 and bfloat16 compute in
 // float32, bool and the 8- and 16-bit integers in int32 (converted on the device by cast.hpp),
 // as the CPU does. A reduction over any set of dimensions runs as rows: the input permuted so
 // that the kept dimensions come first (a copy on Vulkan, where every view is one), then one row
@@ -160,17 +161,19 @@ struct DeviceKernel<ProductOp, DeviceType::Vulkan> {
   static void run(const ::tensorplay::detail::linalg_impl::ProductArgs& p) {
     using namespace vulkan::detail;
     const std::string_view name = "aten::mm";
-    // Float16 and bfloat16 compute in float32 (the CPU's accumulation type), rounded once.
+    // Float16 and bfloat16 compute in float32 (the CPU's accumulation type), rounded once; the
+    // 8- and 16-bit integers in int32 (wrapping, so the result is the CPU's modulo 2^n).
     const bool defined_self = p.self.defined();
-    if (p.result.dtype() != kFloat && wide_compute_dtype(p.result.dtype()) == kFloat &&
+    const DType wide_dt = wide_compute_dtype(p.result.dtype());
+    if (p.result.dtype() != wide_dt && p.result.dtype() != kBool &&
         p.a.t.dtype() == p.result.dtype() && p.b.t.dtype() == p.result.dtype() &&
         (!defined_self || p.self.dtype() == p.result.dtype())) {
       if (p.result.numel() == 0) return;
       NoGradGuard no_grad;
-      const auto wide = [](const Tensor& t) { return vulkan::cast_to(t, kFloat); };
+      const auto wide = [wide_dt](const Tensor& t) { return vulkan::cast_to(t, wide_dt); };
       const Tensor a = wide(p.a.t), b = wide(p.b.t);
       const Tensor bias = defined_self ? wide(p.self) : Tensor();
-      const Tensor c = empty(p.result.sizes(), p.result.options().dtype(kFloat));
+      const Tensor c = empty(p.result.sizes(), p.result.options().dtype(wide_dt));
       using ::tensorplay::detail::linalg_impl::Factor;
       using ::tensorplay::detail::linalg_impl::ProductArgs;
       run(ProductArgs{c, bias, Factor{a, p.a.rows, p.a.cols}, Factor{b, p.b.rows, p.b.cols},
@@ -180,15 +183,16 @@ struct DeviceKernel<ProductOp, DeviceType::Vulkan> {
     }
     const DType dt = p.result.dtype();
     const bool use_self = p.self.defined() && p.beta.toDouble() != 0.0;
+    const bool known = dt == kFloat || dt == kDouble || dt == kInt || dt == kLong;
     for (const Tensor* t : {&p.result, &p.a.t, &p.b.t, use_self ? &p.self : &p.result}) {
-      TP_CHECK_TYPE(t->dtype() == dt && (dt == kFloat || dt == kDouble), "'", name,
-                    "' on the Vulkan backend computes in float32, float64 (on a device with "
-                    "shaderFloat64), float16 or bfloat16, all operands of one dtype; got ",
-                    scalar_type_name(dt), " and ", scalar_type_name(t->dtype()),
-                    " (convert them with .to(kFloat), or move the tensors with .cpu())");
+      TP_CHECK_TYPE(t->dtype() == dt && known, "'", name,
+                    "' on the Vulkan backend computes in the floating and integer dtypes other "
+                    "than bool, all operands of one dtype; got ", scalar_type_name(dt), " and ",
+                    scalar_type_name(t->dtype()));
     }
-    TP_CHECK_TYPE(dt == kFloat || vulkan::context().has_float64(), "'", name,
-                  "' in float64 on the Vulkan backend needs a device with shaderFloat64, which '",
+    TP_CHECK_TYPE(vulkan::matmul_supports(dt), "'", name, "' in ", scalar_type_name(dt),
+                  " on the Vulkan backend needs a device with ",
+                  dt == kDouble ? "shaderFloat64" : "shaderInt64", ", which '",
                   vulkan::context().device_name(), "' does not report (convert the tensors with "
                   ".to(kFloat), or move them with .cpu())");
     if (p.result.numel() == 0) return;

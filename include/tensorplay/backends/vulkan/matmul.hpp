@@ -1,7 +1,8 @@
-// Vulkan batched float32 (and float64, where the device reports shaderFloat64) matrix product
-// with an optional bias term (the kernel behind mm, bmm, matmul, addmm/baddbmm and linear):
-// C[b] = alpha * A[b] @ B[b] + beta * Bias[b]. Shaders: shaders/matmul.comp and matmul_f64.comp
-// (one body, shaders/matmul_body.glsl).
+// Vulkan batched matrix product with an optional bias term (the kernel behind mm, bmm, matmul,
+// addmm/baddbmm and linear): C[b] = alpha * A[b] @ B[b] + beta * Bias[b], in float32 and int32,
+// and float64 and int64 where the device reports shaderFloat64 / shaderInt64 (integers wrap, as
+// on the CPU). Shaders: shaders/matmul.comp, matmul_f64.comp, matmul_i32.comp and
+// matmul_i64.comp (one body, shaders/matmul_body.glsl).
 //
 // A (m x k), B (k x n) and Bias (m x n) are strided views of buffer ranges: a first element
 // and element strides per batch, row and column, any of which may be 0 (broadcast), so
@@ -19,6 +20,8 @@
 #include <tensorplay/backends/vulkan/pipeline.hpp>
 #include <tensorplay/backends/vulkan/shaders/matmul.spv.hpp>
 #include <tensorplay/backends/vulkan/shaders/matmul_f64.spv.hpp>
+#include <tensorplay/backends/vulkan/shaders/matmul_i32.spv.hpp>
+#include <tensorplay/backends/vulkan/shaders/matmul_i64.spv.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -39,7 +42,7 @@ namespace detail {
 struct MatmulPush {
   std::uint32_t a[4], b[4], bias[4];  // first, batch stride, row stride, column stride
   std::uint32_t c_first, m, n, k, batch;
-  std::uint32_t alpha[2], beta[2];  // the element type's bits (a float's in word 0)
+  std::uint32_t alpha[2], beta[2];  // the element type's words (a 32-bit type's in word 0)
   std::uint32_t has_bias;
   std::uint32_t base_x, base_y, base_z;  // first column tile, row tile and batch of a dispatch
 };
@@ -96,21 +99,34 @@ inline constexpr ShaderInfo matmul_shader[2] = {
 inline constexpr ShaderInfo matmul_f64_shader[2] = {
     detail::matmul_info("matmul_f64", shaders::matmul_f64_spv, sizeof(shaders::matmul_f64_spv), 0),
     detail::matmul_info("matmul_f64", shaders::matmul_f64_spv, sizeof(shaders::matmul_f64_spv), 1)};
+inline constexpr ShaderInfo matmul_i32_shader[2] = {
+    detail::matmul_info("matmul_i32", shaders::matmul_i32_spv, sizeof(shaders::matmul_i32_spv), 0),
+    detail::matmul_info("matmul_i32", shaders::matmul_i32_spv, sizeof(shaders::matmul_i32_spv), 1)};
+inline constexpr ShaderInfo matmul_i64_shader[2] = {
+    detail::matmul_info("matmul_i64", shaders::matmul_i64_spv, sizeof(shaders::matmul_i64_spv), 0),
+    detail::matmul_info("matmul_i64", shaders::matmul_i64_spv, sizeof(shaders::matmul_i64_spv), 1)};
+
+// Whether this device has the product shader of dtype dt.
+inline bool matmul_supports(DType dt) {
+  if (dt == kFloat || dt == kInt) return true;
+  if (dt == kDouble) return context().has_float64();
+  return dt == kLong && context().has_int64();
+}
 
 // C[bi] = alpha * A[bi] @ B[bi] (+ beta * Bias[bi] when bias is not null) for bi < batch, with
 // A[bi] m x k, B[bi] k x n and Bias[bi] m x n viewed through their MatmulOperands, and C
 // written contiguously (batch x m x n) from element c_first of `c`. An empty C (batch, m or n
 // 0) writes nothing. Offsets must fit 32-bit element indices. C must not overlap the inputs.
-// Every operand has the element type `dt`: kFloat, or kDouble on a device with shaderFloat64.
+// Every operand has the element type `dt` (matmul_supports(dt)); alpha and beta are converted to
+// it (integers truncate, as the CPU's Scalar conversion).
 inline void bmm(const MatmulOperand& a, const MatmulOperand& b, std::uint32_t batch,
                 std::uint32_t m, std::uint32_t n, std::uint32_t k, const BufferRange& c,
                 std::size_t c_first, double alpha = 1, const MatmulOperand* bias = nullptr,
                 double beta = 0, DType dt = kFloat) {
-  TP_CHECK_TYPE(dt == kFloat || (dt == kDouble && context().has_float64()),
-                "vulkan::bmm computes in float32, or float64 on a device with shaderFloat64; got ",
-                scalar_type_name(dt));
+  TP_CHECK_TYPE(matmul_supports(dt), "vulkan::bmm computes in float32 and int32, and float64 and ",
+                "int64 on a device with shaderFloat64 / shaderInt64; got ", scalar_type_name(dt));
   if (batch == 0 || m == 0 || n == 0) return;
-  const std::size_t itemsize = dt == kDouble ? 8 : 4;
+  const std::size_t itemsize = dt == kDouble || dt == kLong ? 8 : 4;
   detail::MatmulPush push{};
   const std::uint64_t numel = std::uint64_t{batch} * m * n;
   TP_CHECK_NOT_IMPLEMENTED(c_first <= UINT32_MAX && c_first + numel <= UINT32_MAX,
@@ -127,24 +143,32 @@ inline void bmm(const MatmulOperand& a, const MatmulOperand& b, std::uint32_t ba
   }
   if (bias != nullptr) detail::matmul_operand("bias", *bias, batch, m, n, itemsize, push.bias);
   // beta == 0 in the element type (a float32 beta that rounds to 0 too) ignores the bias.
+  const bool integral = dt == kInt || dt == kLong;
   const bool has_bias =
-      bias != nullptr && (dt == kDouble ? beta != 0 : static_cast<float>(beta) != 0);
+      bias != nullptr && (dt == kDouble  ? beta != 0
+                          : integral     ? static_cast<std::int64_t>(beta) != 0
+                                         : static_cast<float>(beta) != 0);
   push.c_first = static_cast<std::uint32_t>(c_first);
   push.m = m;
   push.n = n;
   push.k = k;
   push.batch = batch;
-  const auto words = [dt](double v, std::uint32_t out[2]) {
-    const std::uint64_t bits = dt == kDouble ? std::bit_cast<std::uint64_t>(v)
-                                             : std::bit_cast<std::uint32_t>(static_cast<float>(v));
+  const auto words = [dt, integral](double v, std::uint32_t out[2]) {
+    const std::uint64_t bits =
+        dt == kDouble ? std::bit_cast<std::uint64_t>(v)
+        : integral    ? static_cast<std::uint64_t>(static_cast<std::int64_t>(v))
+                      : std::bit_cast<std::uint32_t>(static_cast<float>(v));
     out[0] = static_cast<std::uint32_t>(bits);
     out[1] = static_cast<std::uint32_t>(bits >> 32);
   };
   words(alpha, push.alpha);
   words(beta, push.beta);
   push.has_bias = has_bias ? 1 : 0;
-  const ShaderInfo& shader =
-      (dt == kDouble ? matmul_f64_shader : matmul_shader)[k <= detail::kDirectMaxK ? 1 : 0];
+  const ShaderInfo* shaders = dt == kDouble ? matmul_f64_shader
+                              : dt == kInt  ? matmul_i32_shader
+                              : dt == kLong ? matmul_i64_shader
+                                            : matmul_shader;
+  const ShaderInfo& shader = shaders[k <= detail::kDirectMaxK ? 1 : 0];
   const BufferRange& a_range = k > 0 ? a.buffer : c;
   const BufferRange& b_range = k > 0 ? b.buffer : c;
   const BufferRange& bias_range = has_bias ? bias->buffer : c;

@@ -1,6 +1,7 @@
 // The body of the matrix product shaders (matmul.comp: float32; matmul_f64.comp: float64, where
-// the device reports shaderFloat64; T is the element type): batched matrix product with an
-// optional bias term,
+// the device reports shaderFloat64; matmul_i32.comp, matmul_i64.comp: integers, wrapping, int64
+// where it reports shaderInt64; T is the element type, scalar_words.glsl): batched matrix
+// product with an optional bias term,
 //   C[b][i][j] = alpha * sum_l A[b][i][l] * B[b][l][j] + beta * Bias[b][i][j]   (has_bias)
 //   C[b][i][j] = alpha * sum_l A[b][i][l] * B[b][l][j]                          (otherwise)
 // A, B and Bias are strided (element strides per batch, row and column; 0 broadcasts); C is
@@ -14,11 +15,7 @@
 // dispatches). The sum runs in a fixed order: results are deterministic. Element offsets fit
 // 32 bits (checked by the host). See include/tensorplay/backends/vulkan/matmul.hpp.
 
-#if defined(TP_F64)
-#define T double
-#else
-#define T float
-#endif
+#include "scalar_words.glsl"
 
 layout(local_size_x = 256) in;
 
@@ -35,7 +32,7 @@ layout(push_constant) uniform Push {
   uint c_first;
   uint m, n, k;
   uint batch;
-  uint alpha[2], beta[2];  // T's bits (a float's in word 0)
+  uint alpha[2], beta[2];  // T's words (a 32-bit T's in word 0)
   uint has_bias;
   uint base_x, base_y, base_z;  // first column tile, row tile and batch of this dispatch
 } pc;
@@ -49,11 +46,7 @@ shared T s_a[16][17];  // [row][l], padded against bank conflicts
 shared T s_b[16][17];  // [l][column]
 
 T scalar(uint words[2]) {
-#if defined(TP_F64)
-  return packDouble2x32(uvec2(words[0], words[1]));
-#else
-  return uintBitsToFloat(words[0]);
-#endif
+  return from_words(words[0], words[1]);
 }
 
 void main() {
