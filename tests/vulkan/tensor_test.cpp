@@ -135,6 +135,18 @@ TEST_CASE("ops without a Vulkan kernel raise typed errors", "[vulkan][tensor][er
   CHECK_THROWS_AS(v.cumsum(0), NotImplementedError);
   CHECK_THROWS_AS(v.frac(), NotImplementedError);
   CHECK_THROWS_AS(v.sort(), NotImplementedError);
+  // Tensor (advanced) indexing has no device kernel: it must refuse, never read device memory
+  // as host memory; indices on another device than the indexed tensor get PyTorch's message.
+  const Tensor idx = tensor({int64_t{1}, int64_t{0}});
+  CHECK_THROWS_WITH(v.index({idx}),
+                    Catch::Contains("Could not run 'aten::index' with arguments from the 'Vulkan'"));
+  CHECK_THROWS_WITH(ones({2, 2}).index({idx.vulkan()}),
+                    Catch::Contains("indices should be either on cpu or on the same device as the "
+                                    "indexed tensor (cpu)"));
+  CHECK_THROWS_AS(v.index({idx.vulkan()}), NotImplementedError);
+  Tensor host = zeros({2, 2});
+  CHECK_THROWS_AS(host.index_put_({idx}, ones({2, 2}).vulkan()), Error);
+  CHECK(host.equal(zeros({2, 2})));
   CHECK_THROWS_AS(ones({2, 2}) + v, Error);  // mixed devices
   // The values are untouched by the failed attempts.
   CHECK(v.cpu().equal(ones({2, 2})));

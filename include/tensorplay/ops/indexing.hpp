@@ -235,6 +235,11 @@ struct AdvancedPlan {
 
 template <class = void>
 AdvancedPlan plan_advanced(const Tensor& view, const std::vector<std::pair<int64_t, Tensor>>& adv) {
+  for (const auto& [d, t] : adv) {
+    TP_CHECK(t.is_cpu() || t.device() == view.device(),
+             "indices should be either on cpu or on the same device as the indexed tensor (",
+             view.device(), ")");
+  }
   AdvancedPlan p;
   for (const auto& [d, t] : adv) p.index_shape = infer_size(p.index_shape, t.sizes());
   bool adjacent = true;
@@ -261,6 +266,13 @@ AdvancedPlan plan_advanced(const Tensor& view, const std::vector<std::pair<int64
 // element offsets into the view's storage and into `other` (shaped like the result).
 template <class F>
 void for_each_indexed(const Tensor& view, const AdvancedPlan& p, const Tensor& other, F&& f) {
+  // The walk reads and writes host memory: tensor indexing has no device kernel yet.
+  const auto host_only = [](const Tensor& t) {
+    if (!t.is_cpu()) throw_no_device_kernel("aten::index", t.device().type(), true);
+  };
+  host_only(view);
+  host_only(other);
+  for (const Tensor& idx : p.indices) host_only(idx);
   const int64_t nb = int64_t(p.index_shape.size()), nr = int64_t(p.rest_dims.size());
   // `other`'s strides split into its index part and its rest part.
   std::vector<int64_t> o_index(nb), o_rest(nr), rest_size(nr), v_rest(nr);
