@@ -132,9 +132,13 @@ TEST_CASE("ops without a Vulkan kernel raise typed errors", "[vulkan][tensor][er
   CHECK_THROWS_WITH(v.data_ptr<float>(),
                     Catch::Contains("cannot be addressed by the host; copy it to the CPU"));
   CHECK_THROWS_WITH(v.sign(), Catch::Contains("with arguments from the 'Vulkan' backend"));
-  CHECK_THROWS_AS(v.cumsum(0), NotImplementedError);
+  CHECK_THROWS_WITH(v.cumsum(0), Catch::Contains("Could not run 'aten::cumsum' with arguments "
+                                                 "from the 'Vulkan' backend"));
   CHECK_THROWS_AS(v.frac(), NotImplementedError);
-  CHECK_THROWS_AS(v.sort(), NotImplementedError);
+  CHECK_THROWS_WITH(v.sort(), Catch::Contains("Could not run 'aten::sort' with arguments from "
+                                               "the 'Vulkan' backend"));
+  CHECK_THROWS_WITH(v.topk(1), Catch::Contains("Could not run 'aten::topk'"));
+  CHECK_THROWS_WITH(v.cumprod(0), Catch::Contains("Could not run 'aten::cumprod'"));
   // Tensor (advanced) indexing has no device kernel: it must refuse, never read device memory
   // as host memory; indices on another device than the indexed tensor get PyTorch's message.
   const Tensor idx = tensor({int64_t{1}, int64_t{0}});

@@ -50,6 +50,7 @@
 #include <memory>
 #include <optional>
 #include <type_traits>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,7 @@
 #include <tensorplay/core/wrap_dim.hpp>
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/cpu_capability.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
@@ -762,8 +764,11 @@ Tensor as_line(const Tensor& t) {
 // `loop(data, strides, n)`, and find element r of a line at r * stride(dim) bytes.
 template <class = void>
 TensorIterator make_line_iterator(std::initializer_list<Tensor> outputs, const Tensor& input,
-                                  int64_t dim) {
-  if (!input.is_cpu()) detail::throw_no_device_loop(input.device());  // CPU line kernels only
+                                  int64_t dim, std::string_view op = {}) {
+  if (!input.is_cpu()) {  // CPU line kernels only
+    if (!op.empty()) detail::throw_no_device_kernel(op, input.device().type(), true);
+    detail::throw_no_device_loop(input.device());
+  }
   TensorIteratorConfig config;
   config.set_check_mem_overlap(false).check_all_same_dtype(false).resize_outputs(false);
   for (const Tensor& o : outputs) config.add_output(without_dim(o, dim));

@@ -722,7 +722,8 @@ void scan_lines(const Tensor& target, const Tensor& src, int64_t dim) {
   const int64_t length = in.size(dim);
   const ScanLineArgs args{length, in.stride(dim) * int64_t(sizeof(T)),
                           o.stride(dim) * int64_t(sizeof(T))};
-  const TensorIterator iter = make_line_iterator({o}, in, dim);
+  const TensorIterator iter =
+      make_line_iterator({o}, in, dim, kProd ? "aten::cumprod" : "aten::cumsum");
   for_each_line_dispatched<ScanLinesKernel<T, kProd>, kDispatchedReduction<T>>(iter, length, args);
 }
 

@@ -33,6 +33,7 @@
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/core/wrap_dim.hpp>
 #include <tensorplay/ops/copy.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/parallel.hpp>
@@ -195,6 +196,7 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable, 
                                 bool descending = false) {
   (void)stable;
   dim = maybe_wrap_dim(dim, self.dim());
+  if (!self.is_cpu()) detail::throw_no_device_kernel("aten::sort", self.device().type(), true);
   return autograd::detail::record_selecting<autograd::SortBackward0>(self, dim, true, [&] {
     // Dense strides like self's (PyTorch's sort meta function: self's strides when self is
     // non-overlapping and dense, else inferred dense ones), which is empty_like's rule.
@@ -244,6 +246,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim = -1,
                                 bool largest = true, bool sorted = true) {
   (void)sorted;
   dim = maybe_wrap_dim(dim, self.dim());
+  if (!self.is_cpu()) detail::throw_no_device_kernel("aten::topk", self.device().type(), true);
   const int64_t slice = self.dim() > 0 ? self.size(dim) : 1;
   TP_CHECK(k >= 0 && k <= slice, "selected index k out of range");
   return autograd::detail::record_selecting<autograd::TopkBackward0>(self, dim, true, [&] {
