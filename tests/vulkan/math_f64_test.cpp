@@ -315,7 +315,9 @@ TEST_CASE("float64 transcendental functions on Vulkan: autograd, broadcasting, s
     (xv.exp().sum() + xv.tanh().sum() + xv.sigmoid().sum()).backward();
     (xc.exp().sum() + xc.tanh().sum() + xc.sigmoid().sum()).backward();
     REQUIRE(xv.grad().defined());
-    within(xv.grad(), xc.grad(), 4);
+    // Sums of terms such as 1 - tanh(x)^2 cancel, so a 1-ulp difference in a function value can
+    // be many ulps of the gradient: compared to float64 precision in absolute terms instead.
+    CHECK(allclose(xv.grad().cpu(), xc.grad(), 1e-14, 1e-15));
     Tensor pv = a.abs().vulkan().requires_grad_(), pc = a.abs().requires_grad_();
     pv.pow(2.5).log().sum().backward();
     pc.pow(2.5).log().sum().backward();

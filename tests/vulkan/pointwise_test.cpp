@@ -246,7 +246,8 @@ TEST_CASE("elementwise ops Vulkan cannot run raise typed errors", "[vulkan][poin
   // Ops without a shader: PyTorch's "Could not run" wording, as NotImplementedError, naming
   // the op when it has a code.
   CHECK_THROWS_AS(f.sign(), NotImplementedError);
-  CHECK_THROWS_WITH(f.frac(), Catch::Contains("with arguments from the 'Vulkan' backend"));
+  CHECK_THROWS_WITH(f.frac(), Catch::Contains("Could not run 'aten::frac' with arguments from "
+                                              "the 'Vulkan' backend"));
   // An op the typed shaders lack for a dtype (the front ends promote integers before any such
   // op reaches the device, so the kernel's own check is called directly): TypeError naming the
   // dtypes it has.

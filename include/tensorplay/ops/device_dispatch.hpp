@@ -75,6 +75,13 @@ namespace detail {
       "' backend: TensorPlay's ", backend_name(d.type()),
       " backend has no kernel for it yet; move the tensors with .cpu() first");
 }
+
+// The same for an op known by its CPU kernel's name ("sign_cpu" is PyTorch's 'aten::sign').
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_no_device_op(std::string_view kernel,
+                                                                      Device d) {
+  if (kernel.ends_with("_cpu")) kernel.remove_suffix(4);
+  throw_no_device_kernel(str_cat("aten::", kernel), d.type(), backend_compiled_in(d.type()));
+}
 }  // namespace detail
 
 #if !TENSORPLAY_USE_VULKAN

@@ -149,7 +149,13 @@ void unary_loop(const TensorIterator& iter, const Op& op) {
 // Runs `op` over iter in its computation dtype, or fails naming `kernel` if K excludes it.
 template <UnaryTypes K, class Op>
 void unary_kernel(const TensorIterator& iter, const char* kernel, const Op& op) {
-  if (!iter.is_cpu()) return pointwise_on_device(iter, pointwise_code_of<Op>());
+  if (!iter.is_cpu()) {
+    if constexpr (pointwise_code_of<Op>() == PointwiseCode::None) {
+      detail::throw_no_device_op(kernel, iter.device());  // no device has a kernel for it
+    } else {
+      return pointwise_on_device(iter, pointwise_code_of<Op>());
+    }
+  }
   const DType dt = iter.common_dtype();
   dispatch_dtype(dt, [&]<class T>() {
     if constexpr (kUnarySupports<K, T>) {

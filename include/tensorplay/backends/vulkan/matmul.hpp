@@ -22,6 +22,7 @@
 #include <tensorplay/backends/vulkan/shaders/matmul_f64.spv.hpp>
 #include <tensorplay/backends/vulkan/shaders/matmul_i32.spv.hpp>
 #include <tensorplay/backends/vulkan/shaders/matmul_i64.spv.hpp>
+#include <tensorplay/core/dtype.hpp>
 
 #include <algorithm>
 #include <bit>

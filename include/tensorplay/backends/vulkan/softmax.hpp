@@ -13,6 +13,7 @@
 #include <tensorplay/backends/vulkan/pipeline.hpp>
 #include <tensorplay/backends/vulkan/shaders/softmax.spv.hpp>
 #include <tensorplay/backends/vulkan/shaders/softmax_f64.spv.hpp>
+#include <tensorplay/core/dtype.hpp>
 
 #include <cstddef>
 #include <cstdint>
