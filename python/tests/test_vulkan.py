@@ -135,8 +135,14 @@ class VulkanTest(unittest.TestCase):
                                                "numpy. Use Tensor.cpu()"):
             v.numpy()
         self.assertEqual(v.numpy(force=True).tolist(), [1.0, 1.0])
-        with self.assertRaisesRegex(TypeError, "computes in float32"):
-            tp.ones(2, dtype=tp.float64, device="vulkan").exp()
+        # Every dtype computes on the device; an op with no device kernel says so by name.
+        d = tp.ones(2, dtype=tp.float64, device="vulkan").exp()
+        self.assertEqual(d.dtype, tp.float64)
+        for x in d.cpu().tolist():
+            self.assertTrue(math.isclose(x, math.e, rel_tol=1e-15))
+        with self.assertRaisesRegex(RuntimeError, "Could not run 'aten::sort' with arguments "
+                                                  "from the 'Vulkan' backend"):
+            v.sort()
         with self.assertRaisesRegex(RuntimeError, "Expected all tensors to be on the same "
                                                   "device"):
             v + tp.ones(2)

@@ -139,6 +139,10 @@ TEST_CASE("ops without a Vulkan kernel raise typed errors", "[vulkan][tensor][er
   CHECK_THROWS_WITH(v.sort(), Catch::Contains("Could not run 'aten::sort' with arguments from "
                                                "the 'Vulkan' backend"));
   CHECK_THROWS_WITH(v.topk(1), Catch::Contains("Could not run 'aten::topk'"));
+  const Tensor iv = ones({2, 2}, TensorOptions().dtype(kInt).device(kVulkan));
+  CHECK_THROWS_WITH(iv.bitwise_and(iv), Catch::Contains("Could not run 'aten::bitwise_and' with "
+                                                        "arguments from the 'Vulkan' backend"));
+  CHECK_THROWS_WITH(iv.bitwise_left_shift(1), Catch::Contains("Could not run 'aten::"));
   CHECK_THROWS_WITH(v.cumprod(0), Catch::Contains("Could not run 'aten::cumprod'"));
   // Tensor (advanced) indexing has no device kernel: it must refuse, never read device memory
   // as host memory; indices on another device than the indexed tensor get PyTorch's message.

@@ -278,6 +278,12 @@ class BinaryPlanT {
     return true;
   }
 
+  // Off the CPU, for an op no device has a kernel for: PyTorch's "Could not run" error naming
+  // it by its CPU kernel (`name`).
+  void refuse_device(const char* name) const {
+    if (!fast_ && !iter_->is_cpu()) detail::throw_no_device_op(name, iter_->device());
+  }
+
   // Runs op(opmath_t<In> x, opmath_t<In> y) -> Out over every element and finishes the call
   // (converted outputs written back, versions bumped).
   template <class Out, class In, class Op>
@@ -548,6 +554,7 @@ inline void max_min_kernel(BinaryPlan& p) {
 
 template <class Op>
 inline void bitwise_kernel(BinaryPlan& p, const char* name, const Op& op) {
+  p.refuse_device(name);
   dispatch_set<kSetBool | kSetIntegral>(p.common_dtype(), name, [&]<class T>() {
     p.run<T, T>([op](T x, T y) { return static_cast<T>(op(x, y)); });
   });
@@ -599,6 +606,7 @@ struct ShiftRight {
 };
 template <class Op>
 inline void shift_kernel(BinaryPlan& p, const char* name, const Op& op) {
+  p.refuse_device(name);
   dispatch_set<kSetIntegral>(p.common_dtype(), name, [&]<class T>() {
     p.run<T, T>([op](T x, T y) { return op(x, y); });
   });
