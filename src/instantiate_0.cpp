@@ -10,9 +10,11 @@ extern "C" const int tensorplay_compiled_library_was_built_with_vulkan = 1;
 extern "C" const int tensorplay_compiled_library_was_built_without_vulkan = 1;
 #endif
 
-#define TENSORPLAY_INSTANTIATE(group, ...) TENSORPLAY_INSTANTIATE_IN_##group(template __VA_ARGS__;)
+#define TENSORPLAY_INSTANTIATE(group, ns, ...) \
+  TENSORPLAY_INSTANTIATE_IN_##group(namespace ns { template __VA_ARGS__; })
 #define TENSORPLAY_INSTANTIATE_IN_0(...) __VA_ARGS__
 #define TENSORPLAY_INSTANTIATE_IN_1(...)
 #define TENSORPLAY_INSTANTIATE_IN_2(...)
 #define TENSORPLAY_INSTANTIATE_IN_3(...)
+#define TENSORPLAY_INSTANTIATE_INTERNAL TENSORPLAY_INSTANTIATE
 #include <tensorplay/compiled/instantiations.inc>

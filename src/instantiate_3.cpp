@@ -3,9 +3,11 @@
 // The four parts build in parallel; each owns a fixed share of the list.
 #include <tensorplay/tensorplay.hpp>
 
-#define TENSORPLAY_INSTANTIATE(group, ...) TENSORPLAY_INSTANTIATE_IN_##group(template __VA_ARGS__;)
+#define TENSORPLAY_INSTANTIATE(group, ns, ...) \
+  TENSORPLAY_INSTANTIATE_IN_##group(namespace ns { template __VA_ARGS__; })
 #define TENSORPLAY_INSTANTIATE_IN_3(...) __VA_ARGS__
 #define TENSORPLAY_INSTANTIATE_IN_0(...)
 #define TENSORPLAY_INSTANTIATE_IN_1(...)
 #define TENSORPLAY_INSTANTIATE_IN_2(...)
+#define TENSORPLAY_INSTANTIATE_INTERNAL TENSORPLAY_INSTANTIATE
 #include <tensorplay/compiled/instantiations.inc>

@@ -4,6 +4,19 @@
 
 #include <tensorplay/config.hpp>
 
+// Separately compiled mode (tensorplay::compiled): a file sees the core layer and declarations of
+// the ops and autograd templates, which the library defines once (compiled/public_api.hpp says
+// what is parsed in full). A file that included an ops header before this one, or defines
+// TENSORPLAY_FULL_HEADERS=1, parses every definition, as in header-only mode; so does a file
+// built with the Vulkan backend, whose headers include the ops.
+#ifndef TENSORPLAY_FULL_HEADERS
+#define TENSORPLAY_FULL_HEADERS 0
+#endif
+#if TENSORPLAY_SEPARATE_COMPILATION && !TENSORPLAY_FULL_HEADERS && \
+    !defined(TENSORPLAY_DEFINITIONS_INCLUDED_) && !TENSORPLAY_USE_VULKAN
+#define TENSORPLAY_DECLARATIONS_ONLY_ 1
+#include <tensorplay/compiled/declarations.hpp>
+#else
 #include <tensorplay/core/allocator.hpp>
 #include <tensorplay/core/array_ref.hpp>
 #include <tensorplay/core/autograd_meta.hpp>
@@ -39,18 +52,21 @@
 #include <tensorplay/ops/cpu_capability.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
+#include <tensorplay/ops/generator.hpp>
 #include <tensorplay/ops/indexing.hpp>
 #include <tensorplay/ops/join.hpp>
 #include <tensorplay/ops/linalg.hpp>
 #include <tensorplay/ops/loops.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/print.hpp>
+#include <tensorplay/ops/print_options.hpp>
 #include <tensorplay/ops/random.hpp>
 #include <tensorplay/ops/reduce.hpp>
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/result_type.hpp>
 #include <tensorplay/ops/softmax.hpp>
 #include <tensorplay/ops/sort.hpp>
+#include <tensorplay/ops/tensor_index.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
 #include <tensorplay/ops/unary.hpp>
 #include <tensorplay/ops/views.hpp>
@@ -66,6 +82,7 @@
 #include <tensorplay/autograd/record.hpp>
 #include <tensorplay/autograd/saved_variable.hpp>
 #include <tensorplay/autograd/variable.hpp>
+#endif
 
 // The opt-in backends (their CMake targets define the macro): DevicePolicy and kernels, so that
 // every translation unit of a program sees the same device table and device kernels.

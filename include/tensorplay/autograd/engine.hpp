@@ -7,6 +7,8 @@
 // Independent graphs can be run from several threads at once.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <queue>

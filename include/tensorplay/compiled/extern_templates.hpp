@@ -5,8 +5,9 @@
 // ASIO_SEPARATE_COMPILATION and spdlog's SPDLOG_COMPILED_LIB). Behaviour is identical: the same
 // definitions run, compiled once instead of in every file.
 //
-// Included by the umbrella header last, after every definition. The list comes from
-// cmake/tensorplay_instantiations.py; a template it misses is still instantiated where used.
+// Included by the umbrella header last. The list comes from cmake/tensorplay_instantiations.py,
+// which reads it from the headers (every public deferred template), and CTest checks it is
+// current.
 #pragma once
 
 #include <tensorplay/tensorplay.hpp>
@@ -28,7 +29,16 @@ namespace {
 }  // namespace
 #undef TENSORPLAY_COMPILED_CONFIG_
 
-#define TENSORPLAY_INSTANTIATE(group, ...) extern template __VA_ARGS__;
+#define TENSORPLAY_INSTANTIATE(group, ns, ...) \
+  namespace ns {                                \
+  extern template __VA_ARGS__;                  \
+  }
+#ifdef TENSORPLAY_DECLARATIONS_ONLY_
+#define TENSORPLAY_INSTANTIATE_INTERNAL(group, ns, ...)
+#else
+#define TENSORPLAY_INSTANTIATE_INTERNAL TENSORPLAY_INSTANTIATE
+#endif
 #include <tensorplay/compiled/instantiations.inc>
 #undef TENSORPLAY_INSTANTIATE
+#undef TENSORPLAY_INSTANTIATE_INTERNAL
 #endif

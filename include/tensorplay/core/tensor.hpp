@@ -1023,4 +1023,8 @@ class Tensor {
 
 static_assert(sizeof(Tensor) == sizeof(void*), "a Tensor is one machine word");
 
+// libtorch's TensorList: a read-only view of tensors; a std::vector<Tensor>, a braced list or one
+// tensor converts to it.
+using TensorList = ArrayRef<Tensor>;
+
 }  // namespace tensorplay

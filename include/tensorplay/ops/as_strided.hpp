@@ -251,28 +251,6 @@ Tensor Tensor::alias() const {
   return detail::same_view(*this, "AliasBackward0");
 }
 
-// Not a view in PyTorch's sense (_is_view() is false): a new TensorImpl on the same bytes and
-// version counter, with no autograd history.
-inline Tensor Tensor::detach() const { return Tensor(impl("detach")->shallow_copy_and_detach()); }
-
-// Drops the autograd history of this very tensor: no grad_fn, no longer requiring grad; an
-// accumulated .grad stays, as in PyTorch. A view's history is tied to its base, so PyTorch
-// refuses to cut it in place.
-inline Tensor& Tensor::detach_() {
-  TensorImpl* self = impl("detach_");
-  TP_CHECK(!self->is_view(),
-           "Can't detach views in-place. Use detach() instead. If you are using "
-           "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
-           "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
-           "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
-           "function in torch/optim/optimizer.py as the solution.");
-  if (AutogradMeta* m = detail::autograd_meta(self)) {
-    m->grad_fn_.reset();
-    m->requires_grad_ = false;
-    m->output_nr_ = 0;
-  }
-  return *this;
-}
 
 }  // namespace tensorplay
 

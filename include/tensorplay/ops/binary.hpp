@@ -11,6 +11,8 @@
 // PyTorch itself gives for int8 and int16 through C++'s integer promotion.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>

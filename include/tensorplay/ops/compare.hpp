@@ -5,6 +5,8 @@
 // bool, an out= of another dtype receives 0/1, and the in-place forms keep self's dtype.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <atomic>
 #include <cmath>
 #include <cstdint>

@@ -7,6 +7,8 @@
 // history (CopySlices). Formulas in autograd/functions/views.hpp.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <optional>
 
 #include <tensorplay/autograd/functions/views.hpp>

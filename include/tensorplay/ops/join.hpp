@@ -16,6 +16,8 @@
 // to have the same shape; it is cat of the inputs unsqueezed at `dim`.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -36,10 +38,6 @@
 #include <tensorplay/ops/views.hpp>
 
 namespace tensorplay {
-
-// libtorch's TensorList: a read-only view of tensors; a std::vector<Tensor>, a braced list or one
-// tensor converts to it.
-using TensorList = ArrayRef<Tensor>;
 
 namespace detail::join_impl {
 

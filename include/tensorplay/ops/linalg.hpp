@@ -32,6 +32,8 @@
 // BFloat16 that rounds them to 16 bits, where PyTorch keeps them in float.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

@@ -37,6 +37,8 @@
 // TENSORPLAY_NUM_THREADS / OMP_NUM_THREADS is ignored (PyTorch warns, then ignores it).
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -356,22 +358,26 @@ void invoke_parallel(int64_t begin, int64_t end, Partition p, int num_threads, c
 
 // Sets the number of threads parallel_for may use, the caller included (at::set_num_threads).
 // Any thread, any time; takes effect at the next parallel call.
-inline void set_num_threads(int nthreads) {
+template <class = void>
+void set_num_threads(int nthreads) {
   TP_CHECK(nthreads > 0, "Expected positive number of threads");
   detail::num_threads_setting.store(nthreads, std::memory_order_relaxed);
 }
 
 // The number of threads a parallel region may use (at::get_num_threads).
-inline int get_num_threads() {
+template <class = void>
+int get_num_threads() {
   const int n = detail::num_threads_setting.load(std::memory_order_relaxed);
   return n > 0 ? n : detail::default_num_threads();
 }
 
 // The task id of the chunk the calling thread is running (0 outside a parallel region).
-inline int get_thread_num() { return detail::parallel_thread_num; }
+template <class = void>
+int get_thread_num() { return detail::parallel_thread_num; }
 
 // Whether the calling thread is running a chunk of a parallel_for / parallel_reduce.
-inline bool in_parallel_region() { return detail::parallel_in_region; }
+template <class = void>
+bool in_parallel_region() { return detail::parallel_in_region; }
 
 // Calls f(chunk_begin, chunk_end) over [begin, end) cut as described at the top of this file.
 template <class F>

@@ -37,9 +37,11 @@
 // variant, and it keeps an odd count's spare sine for the next call; we drop it, so a draw
 // depends only on the state and the count. Differences: randint does not warn (we have
 // no warning channel) when a floating dtype cannot represent every integer of the range, and
-// the default generator is seeded from std::random_device on first use, as libtorch's is, so
+// the default generator is seeded from the system's entropy on first use, as libtorch's is, so
 // call manual_seed for reproducible runs.
 #pragma once
+
+#include <tensorplay/compiled/definitions.hpp>
 
 #include <array>
 #include <cmath>
@@ -47,196 +49,15 @@
 #include <limits>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <type_traits>
 
 #include <tensorplay/core/intrusive_ptr.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
+#include <tensorplay/ops/generator.hpp>
 
 namespace tensorplay {
 namespace detail {
-
-// MT19937: a value type (copying it forks the stream), constexpr throughout.
-class mt19937 {
- public:
-  static constexpr int kStateSize = 624;
-
-  constexpr explicit mt19937(uint32_t seed = 5489u) noexcept { this->seed(seed); }
-
-  constexpr void seed(uint32_t s) noexcept {
-    key_[0] = s;
-    for (int i = 1; i < kStateSize; ++i) {
-      key_[i] = 1812433253u * (key_[i - 1] ^ (key_[i - 1] >> 30)) + static_cast<uint32_t>(i);
-    }
-    pos_ = kStateSize;  // twist before the first output
-  }
-
-  constexpr uint32_t operator()() noexcept {
-    if (pos_ >= kStateSize) twist();
-    uint32_t y = key_[pos_++];
-    y ^= y >> 11;  // tempering
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= y >> 18;
-    return y;
-  }
-
-  constexpr const std::array<uint32_t, kStateSize>& key() const noexcept { return key_; }
-  constexpr uint32_t pos() const noexcept { return pos_; }
-  constexpr void set(const std::array<uint32_t, kStateSize>& key, uint32_t pos) noexcept {
-    key_ = key;
-    pos_ = pos;
-  }
-
- private:
-  // Regenerates all 624 words in place (the reference algorithm: words past 227 read the already
-  // regenerated ones, which is part of the definition).
-  constexpr void twist() noexcept {
-    for (int i = 0; i < kStateSize; ++i) {
-      const uint32_t y = (key_[i] & 0x80000000u) | (key_[(i + 1) % kStateSize] & 0x7fffffffu);
-      key_[i] = key_[(i + 397) % kStateSize] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
-    }
-    pos_ = 0;
-  }
-
-  std::array<uint32_t, kStateSize> key_{};
-  uint32_t pos_ = kStateSize;
-};
-
-// c10's default_rng_seed_val: what a Generator made without a seed starts from.
-inline constexpr uint64_t default_rng_seed_val = 67280421310721ull;
-
-// 53 random bits (c10 keeps seeds exactly representable as a Python float).
-inline uint64_t non_deterministic_seed() {
-  std::random_device rd;
-  const uint64_t hi = rd(), lo = rd();
-  return ((hi << 32) + lo) & 0x1FFFFFFFFFFFFFull;
-}
-
-}  // namespace detail
-
-// A generator's complete state: restoring it replays the same stream.
-struct GeneratorState {
-  uint64_t seed = detail::default_rng_seed_val;             // initial_seed()
-  std::array<uint32_t, detail::mt19937::kStateSize> key{};  // MT19937's 624 words
-  uint32_t pos = detail::mt19937::kStateSize;               // next word; 624: twist first
-  friend bool operator==(const GeneratorState&, const GeneratorState&) = default;
-};
-
-namespace detail {
-
-// Thread safety: every member function locks mutex_, except random()/random64(), whose callers
-// hold it (a factory locks once for the whole tensor, as PyTorch's kernels do).
-class CPUGeneratorImpl : public intrusive_ptr_target {
- public:
-  explicit CPUGeneratorImpl(uint64_t seed) : seed_(seed), engine_(static_cast<uint32_t>(seed)) {}
-
-  void set_current_seed(uint64_t seed) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    seed_ = seed;
-    engine_.seed(static_cast<uint32_t>(seed));
-  }
-  uint64_t current_seed() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return seed_;
-  }
-  GeneratorState get_state() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return GeneratorState{seed_, engine_.key(), engine_.pos()};
-  }
-  void set_state(const GeneratorState& s) {
-    TP_CHECK_VALUE(s.pos <= static_cast<uint32_t>(mt19937::kStateSize),
-                   "Generator::set_state: invalid MT19937 position ", s.pos, " (expected 0..",
-                   mt19937::kStateSize, ")");
-    std::lock_guard<std::mutex> lock(mutex_);
-    seed_ = s.seed;
-    engine_.set(s.key, s.pos);
-  }
-
-  uint32_t random() noexcept { return engine_(); }  // caller holds mutex()
-  uint64_t random64() noexcept {                    // caller holds mutex()
-    const uint64_t hi = engine_();
-    const uint64_t lo = engine_();
-    return (hi << 32) | lo;
-  }
-  std::mutex& mutex() const noexcept { return mutex_; }
-
- private:
-  mutable std::mutex mutex_;
-  uint64_t seed_;
-  mt19937 engine_;
-};
-
-}  // namespace detail
-
-// A handle to a CPU random generator, as at::Generator / torch.Generator: copies share one
-// state (so passing a Generator to rand advances the caller's stream); clone() forks it.
-// Generator() starts from c10's default seed 67280421310721; Generator(seed) from `seed`.
-class Generator {
- public:
-  Generator() : Generator(detail::default_rng_seed_val) {}
-  explicit Generator(uint64_t seed) : impl_(make_intrusive<detail::CPUGeneratorImpl>(seed)) {}
-
-  // libtorch's names.
-  void set_current_seed(uint64_t seed) const { impl_->set_current_seed(seed); }
-  uint64_t current_seed() const { return impl_->current_seed(); }
-  // torch.Generator's names. seed() reseeds from std::random_device and returns the new seed.
-  const Generator& manual_seed(uint64_t seed) const {
-    set_current_seed(seed);
-    return *this;
-  }
-  uint64_t initial_seed() const { return current_seed(); }
-  uint64_t seed() const {
-    const uint64_t s = detail::non_deterministic_seed();
-    set_current_seed(s);
-    return s;
-  }
-
-  GeneratorState get_state() const { return impl_->get_state(); }
-  void set_state(const GeneratorState& state) const { impl_->set_state(state); }
-  Generator clone() const {
-    Generator g;
-    g.set_state(get_state());
-    return g;
-  }
-
-  Device device() const noexcept { return Device(kCPU); }
-  std::mutex& mutex() const noexcept { return impl_->mutex(); }
-  // One raw draw (w and w64 of the header comment), locking for just that draw.
-  uint32_t random() const {
-    std::lock_guard<std::mutex> lock(mutex());
-    return impl_->random();
-  }
-  uint64_t random64() const {
-    std::lock_guard<std::mutex> lock(mutex());
-    return impl_->random64();
-  }
-  detail::CPUGeneratorImpl* unsafeGetGeneratorImpl() const noexcept { return impl_.get(); }
-
-  // Identity, as libtorch compares generators: the same shared state.
-  friend bool operator==(const Generator& a, const Generator& b) noexcept {
-    return a.impl_ == b.impl_;
-  }
-
- private:
-  intrusive_ptr<detail::CPUGeneratorImpl> impl_;
-};
-
-namespace detail {
-
-// The process's default CPU generator (libtorch's at::detail::getDefaultCPUGenerator). Never
-// destroyed, so tensors drawn during static destruction still find it; seeded from
-// std::random_device on first use. Thread safety: the static's initialisation is thread-safe and
-// the generator locks its own mutex.
-inline const Generator& getDefaultCPUGenerator() {
-  static const Generator* gen = new Generator(non_deterministic_seed());
-  return *gen;
-}
-
-inline const Generator& generator_or_default(const std::optional<Generator>& g) {
-  return g ? *g : getDefaultCPUGenerator();
-}
 
 // The uniform [0, 1) of the header comment, for each floating dtype.
 template <class T>
@@ -387,8 +208,6 @@ void normal_fill(const Tensor& t, const Generator& gen) {
 
 }  // namespace detail
 
-// Seeds the default CPU generator (torch::manual_seed; there is no CUDA generator to seed).
-inline void manual_seed(uint64_t seed) { detail::getDefaultCPUGenerator().set_current_seed(seed); }
 
 // ---- rand: uniform on [0, 1), floating dtypes only -----------------------------------------
 

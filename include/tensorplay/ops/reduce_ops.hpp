@@ -11,6 +11,8 @@
 // unless dtype= is given too, in which case the two must agree.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -10,6 +10,8 @@
 // an empty input of any dtype is returned empty before any kernel looks at it, as PyTorch does.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

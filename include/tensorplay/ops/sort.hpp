@@ -17,6 +17,8 @@
 // there are enough elements; each slice is written by one task.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

@@ -27,6 +27,8 @@
 // (float for Half and BFloat16, which are rounded once at the end, as opmath does in PyTorch).
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <cmath>
 #include <cstdint>
 #include <string_view>

@@ -14,6 +14,8 @@
 // TENSORPLAY_INLINE_RANK dims inline, so a view of rank <= 5 never allocates for its shape.
 #pragma once
 
+#include <tensorplay/compiled/definitions.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
