@@ -18,3 +18,12 @@ extern "C" const int tensorplay_compiled_library_was_built_without_vulkan = 1;
 #define TENSORPLAY_INSTANTIATE_IN_3(...)
 #define TENSORPLAY_INSTANTIATE_INTERNAL TENSORPLAY_INSTANTIATE
 #include <tensorplay/compiled/instantiations.inc>
+
+// The Vulkan backend's kernels (backends/vulkan/device_kernels.hpp).
+#if TENSORPLAY_USE_VULKAN
+namespace tensorplay {
+#define TENSORPLAY_VULKAN_KERNEL_(...) template __VA_ARGS__;
+TENSORPLAY_VULKAN_KERNELS_(TENSORPLAY_VULKAN_KERNEL_)
+#undef TENSORPLAY_VULKAN_KERNEL_
+}  // namespace tensorplay
+#endif

@@ -7,13 +7,12 @@
 // Separately compiled mode (tensorplay::compiled): a file sees the core layer and declarations of
 // the ops and autograd templates, which the library defines once (compiled/public_api.hpp says
 // what is parsed in full). A file that included an ops header before this one, or defines
-// TENSORPLAY_FULL_HEADERS=1, parses every definition, as in header-only mode; so does a file
-// built with the Vulkan backend, whose headers include the ops.
+// TENSORPLAY_FULL_HEADERS=1, parses every definition, as in header-only mode.
 #ifndef TENSORPLAY_FULL_HEADERS
 #define TENSORPLAY_FULL_HEADERS 0
 #endif
 #if TENSORPLAY_SEPARATE_COMPILATION && !TENSORPLAY_FULL_HEADERS && \
-    !defined(TENSORPLAY_DEFINITIONS_INCLUDED_) && !TENSORPLAY_USE_VULKAN
+    !defined(TENSORPLAY_DEFINITIONS_INCLUDED_)
 #define TENSORPLAY_DECLARATIONS_ONLY_ 1
 #include <tensorplay/compiled/declarations.hpp>
 #else
@@ -86,7 +85,9 @@
 
 // The opt-in backends (their CMake targets define the macro): DevicePolicy and kernels, so that
 // every translation unit of a program sees the same device table and device kernels.
-#if TENSORPLAY_USE_VULKAN
+// (Declarations-only files get the device layer through core/device_policy.hpp and the kernels'
+// declarations through ops/device_dispatch.hpp; the library has the kernels.)
+#if TENSORPLAY_USE_VULKAN && !defined(TENSORPLAY_DECLARATIONS_ONLY_)
 #include <tensorplay/backends/vulkan/vulkan.hpp>
 #endif
 

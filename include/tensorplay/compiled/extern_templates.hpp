@@ -41,4 +41,11 @@ namespace {
 #include <tensorplay/compiled/instantiations.inc>
 #undef TENSORPLAY_INSTANTIATE
 #undef TENSORPLAY_INSTANTIATE_INTERNAL
+#if TENSORPLAY_USE_VULKAN
+namespace tensorplay {
+#define TENSORPLAY_VULKAN_KERNEL_(...) extern template __VA_ARGS__;
+TENSORPLAY_VULKAN_KERNELS_(TENSORPLAY_VULKAN_KERNEL_)
+#undef TENSORPLAY_VULKAN_KERNEL_
+}  // namespace tensorplay
+#endif
 #endif

@@ -211,3 +211,9 @@ constexpr PointwiseCode pointwise_code_of() noexcept {
 }
 
 }  // namespace tensorplay
+
+// The opt-in backends' kernels, declared (their headers define them): every file that dispatches
+// sees the same specialisations of DeviceKernel.
+#if TENSORPLAY_USE_VULKAN
+#include <tensorplay/backends/vulkan/device_kernels.hpp>
+#endif

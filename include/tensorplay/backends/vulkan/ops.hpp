@@ -128,79 +128,75 @@ inline void upload_into(const Tensor& dst, const Tensor& src) {
 
 }  // namespace vulkan::detail
 
-template <>
-struct DeviceKernel<CopyOp, DeviceType::Vulkan> {
-  static void run(const Tensor& dst, const Tensor& src) {
-    using namespace vulkan::detail;
-    if (dst.is_cpu()) {
-      ::tensorplay::detail::copy_impl(dst, to_host(src));
-      return;
-    }
-    if (src.is_cpu()) {
-      upload_into(dst, src);
-      return;
-    }
-    TP_CHECK(src.is_vulkan() && dst.is_vulkan(), "copy_: copying from ", src.device(), " to ",
-             dst.device(), " is not supported");
-    // On the device when nothing converts, broadcasts or overlaps (views of a Vulkan tensor are
-    // copies, so two tensors share a storage only inside as_strided's materialisation).
-    // A strided destination is a kernel writing through an alias (cat's slices, the gradient
-    // of a view: ops/as_strided.hpp's AliasingViewsGuard); one that overlaps itself takes the
-    // host road, whose CPU copy raises PyTorch's error.
-    const bool same_storage = dst.storage().is_alias_of(src.storage());
-    if (src.dtype() == dst.dtype() && src.sizes() == dst.sizes() && !same_storage &&
-        (dst.is_contiguous() || autograd::detail::is_non_overlapping(dst.sizes(), dst.strides()))) {
-      if (src.numel() == 0) return;
-      if (src.is_contiguous() && dst.is_contiguous()) {
-        copy_device_to_device(element_range(src), element_range(dst), dst.nbytes());
-        return;
-      }
-      if (gatherable(src)) {
-        gather_into(dst, src);
-        return;
-      }
-    }
-    // Conversions, broadcasts and elements of 8 or 16 bits: the cast shader (the iterator
-    // checks shapes and a destination that overlaps itself, with the CPU copy's messages).
-    if (!same_storage && vulkan::converts_on_device(src.dtype(), dst.dtype())) {
-      vulkan::cast_copy(dst, src);
-      return;
-    }
-    upload_into(dst, to_host(src));
+template <class>
+void DeviceKernel<CopyOp, DeviceType::Vulkan>::run(const Tensor& dst, const Tensor& src) {
+  using namespace vulkan::detail;
+  if (dst.is_cpu()) {
+    ::tensorplay::detail::copy_impl(dst, to_host(src));
+    return;
   }
-};
+  if (src.is_cpu()) {
+    upload_into(dst, src);
+    return;
+  }
+  TP_CHECK(src.is_vulkan() && dst.is_vulkan(), "copy_: copying from ", src.device(), " to ",
+           dst.device(), " is not supported");
+  // On the device when nothing converts, broadcasts or overlaps (views of a Vulkan tensor are
+  // copies, so two tensors share a storage only inside as_strided's materialisation).
+  // A strided destination is a kernel writing through an alias (cat's slices, the gradient
+  // of a view: ops/as_strided.hpp's AliasingViewsGuard); one that overlaps itself takes the
+  // host road, whose CPU copy raises PyTorch's error.
+  const bool same_storage = dst.storage().is_alias_of(src.storage());
+  if (src.dtype() == dst.dtype() && src.sizes() == dst.sizes() && !same_storage &&
+      (dst.is_contiguous() || autograd::detail::is_non_overlapping(dst.sizes(), dst.strides()))) {
+    if (src.numel() == 0) return;
+    if (src.is_contiguous() && dst.is_contiguous()) {
+      copy_device_to_device(element_range(src), element_range(dst), dst.nbytes());
+      return;
+    }
+    if (gatherable(src)) {
+      gather_into(dst, src);
+      return;
+    }
+  }
+  // Conversions, broadcasts and elements of 8 or 16 bits: the cast shader (the iterator
+  // checks shapes and a destination that overlaps itself, with the CPU copy's messages).
+  if (!same_storage && vulkan::converts_on_device(src.dtype(), dst.dtype())) {
+    vulkan::cast_copy(dst, src);
+    return;
+  }
+  upload_into(dst, to_host(src));
+}
 
-template <>
-struct DeviceKernel<FillOp, DeviceType::Vulkan> {
-  static void run(const Tensor& self, const Scalar& value) {
-    using namespace vulkan::detail;
-    if (self.numel() == 0) {
-      // The value is still checked, as the CPU fill checks it.
-      dispatch_dtype(self.dtype(), [&]<class T>() { (void)value.to<T>(); });
-      return;
-    }
-    if (self.is_contiguous() && (self.dtype() == kFloat || self.dtype() == kInt)) {
-      // value.to<T>() checks that the dtype holds the value, as the CPU fill does.
-      const std::uint32_t bits = self.dtype() == kFloat
-                                     ? std::bit_cast<std::uint32_t>(value.to<float>())
-                                     : std::bit_cast<std::uint32_t>(value.to<int32_t>());
-      vulkan::fill_bits_(vulkan::buffer_of(*self.storage().unsafeGetStorageImpl()), bits,
-                         static_cast<std::size_t>(self.numel()),
-                         static_cast<std::size_t>(self.storage_offset()));
-      return;
-    }
-    // Other dtypes and strided tensors: the value (converted and checked by the CPU fill) as
-    // one element on the device, broadcast into self by the cast shader.
-    Tensor one = empty({}, TensorOptions().dtype(self.dtype()));
-    ::tensorplay::detail::fill_impl(one, value);
-    if (vulkan::converts_on_device(self.dtype(), self.dtype())) {
-      vulkan::cast_copy(self, one.to(self.device()));
-      return;
-    }
-    Tensor host = empty(self.sizes(), TensorOptions().dtype(self.dtype()));
-    ::tensorplay::detail::fill_impl(host, value);
-    upload_into(self, host);
+template <class>
+void DeviceKernel<FillOp, DeviceType::Vulkan>::run(const Tensor& self, const Scalar& value) {
+  using namespace vulkan::detail;
+  if (self.numel() == 0) {
+    // The value is still checked, as the CPU fill checks it.
+    dispatch_dtype(self.dtype(), [&]<class T>() { (void)value.to<T>(); });
+    return;
   }
-};
+  if (self.is_contiguous() && (self.dtype() == kFloat || self.dtype() == kInt)) {
+    // value.to<T>() checks that the dtype holds the value, as the CPU fill does.
+    const std::uint32_t bits = self.dtype() == kFloat
+                                   ? std::bit_cast<std::uint32_t>(value.to<float>())
+                                   : std::bit_cast<std::uint32_t>(value.to<int32_t>());
+    vulkan::fill_bits_(vulkan::buffer_of(*self.storage().unsafeGetStorageImpl()), bits,
+                       static_cast<std::size_t>(self.numel()),
+                       static_cast<std::size_t>(self.storage_offset()));
+    return;
+  }
+  // Other dtypes and strided tensors: the value (converted and checked by the CPU fill) as
+  // one element on the device, broadcast into self by the cast shader.
+  Tensor one = empty({}, TensorOptions().dtype(self.dtype()));
+  ::tensorplay::detail::fill_impl(one, value);
+  if (vulkan::converts_on_device(self.dtype(), self.dtype())) {
+    vulkan::cast_copy(self, one.to(self.device()));
+    return;
+  }
+  Tensor host = empty(self.sizes(), TensorOptions().dtype(self.dtype()));
+  ::tensorplay::detail::fill_impl(host, value);
+  upload_into(self, host);
+}
 
 }  // namespace tensorplay

@@ -393,11 +393,10 @@ inline void run_pointwise(const TensorIterator& iter, PointwiseCode code, double
 }  // namespace detail
 }  // namespace vulkan
 
-template <>
-struct DeviceKernel<PointwiseOp, DeviceType::Vulkan> {
-  static void run(const TensorIterator& iter, PointwiseCode code, double s0, double s1) {
-    vulkan::detail::run_pointwise(iter, code, s0, s1);
-  }
-};
+template <class>
+void DeviceKernel<PointwiseOp, DeviceType::Vulkan>::run(const TensorIterator& iter,
+                                                      PointwiseCode code, double s0, double s1) {
+  vulkan::detail::run_pointwise(iter, code, s0, s1);
+}
 
 }  // namespace tensorplay
