@@ -9,6 +9,11 @@ extern "C" const int tensorplay_compiled_library_was_built_with_vulkan = 1;
 #else
 extern "C" const int tensorplay_compiled_library_was_built_without_vulkan = 1;
 #endif
+#if TENSORPLAY_USE_CUDA
+extern "C" const int tensorplay_compiled_library_was_built_with_cuda = 1;
+#else
+extern "C" const int tensorplay_compiled_library_was_built_without_cuda = 1;
+#endif
 
 #define TENSORPLAY_INSTANTIATE(group, ns, ...) \
   TENSORPLAY_INSTANTIATE_IN_##group(namespace ns { template __VA_ARGS__; })

@@ -107,6 +107,10 @@ PYBIND11_MODULE(_C, m) {
   // torch.is_vulkan_available(): false unless the module was built with the Vulkan backend and
   // the machine has a Vulkan device.
   m.def("is_vulkan_available", [] { return is_vulkan_available(); });
+  // tensorplay.cuda's (python/tensorplay/cuda.py): no devices unless the module was built with
+  // the CUDA backend and the machine has a driver and a GPU.
+  m.def("_cuda_is_available", [] { return cuda::is_available(); });
+  m.def("_cuda_device_count", [] { return static_cast<int>(cuda::device_count()); });
   m.def("_identity_cache_size", &identity_cache_size);
   // Bytes in live CPU blocks: the leak tests check it returns to its baseline.
   m.def("_cpu_allocated_bytes", [] {

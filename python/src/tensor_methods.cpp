@@ -114,7 +114,11 @@ void register_tensor_methods(const Target& t) {
   Registry::method(type, m, "cpu", overload("self", [](const Tensor& self) {
                      return self.to(Device(kCPU), self.dtype());
                    }));
-  // Without the Vulkan backend compiled into the module: NotImplementedError, saying so.
+  // Without the backend compiled into the module: an error saying so; with it but without a
+  // device, one saying why there is none.
+  Registry::method(type, m, "cuda", overload("self", [](const Tensor& self) {
+                     return self.to(Device(kCUDA), self.dtype());
+                   }));
   Registry::method(type, m, "vulkan", overload("self", [](const Tensor& self) {
                      return self.to(Device(kVulkan), self.dtype());
                    }));

@@ -19,15 +19,25 @@
 // every file of the separately compiled mode refers to the one named after its own, so a file
 // built with another backend set than the library fails to link, naming the mismatch.
 #if TENSORPLAY_USE_VULKAN
-#define TENSORPLAY_COMPILED_CONFIG_ tensorplay_compiled_library_was_built_with_vulkan
+extern "C" const int tensorplay_compiled_library_was_built_with_vulkan;
+#define TENSORPLAY_COMPILED_VULKAN_ tensorplay_compiled_library_was_built_with_vulkan
 #else
-#define TENSORPLAY_COMPILED_CONFIG_ tensorplay_compiled_library_was_built_without_vulkan
+extern "C" const int tensorplay_compiled_library_was_built_without_vulkan;
+#define TENSORPLAY_COMPILED_VULKAN_ tensorplay_compiled_library_was_built_without_vulkan
 #endif
-extern "C" const int TENSORPLAY_COMPILED_CONFIG_;
+#if TENSORPLAY_USE_CUDA
+extern "C" const int tensorplay_compiled_library_was_built_with_cuda;
+#define TENSORPLAY_COMPILED_CUDA_ tensorplay_compiled_library_was_built_with_cuda
+#else
+extern "C" const int tensorplay_compiled_library_was_built_without_cuda;
+#define TENSORPLAY_COMPILED_CUDA_ tensorplay_compiled_library_was_built_without_cuda
+#endif
 namespace {
-[[gnu::used]] const int* const tensorplay_compiled_config_check_ = &TENSORPLAY_COMPILED_CONFIG_;
+[[gnu::used]] const int* const tensorplay_compiled_config_check_[] = {
+    &TENSORPLAY_COMPILED_VULKAN_, &TENSORPLAY_COMPILED_CUDA_};
 }  // namespace
-#undef TENSORPLAY_COMPILED_CONFIG_
+#undef TENSORPLAY_COMPILED_VULKAN_
+#undef TENSORPLAY_COMPILED_CUDA_
 
 #define TENSORPLAY_INSTANTIATE(group, ns, ...) \
   namespace ns {                                \

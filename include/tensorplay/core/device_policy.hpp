@@ -42,6 +42,9 @@ static_assert(AllocationPolicy<DevicePolicy<DeviceType::CPU>>);
 #if TENSORPLAY_USE_VULKAN
 #include <tensorplay/backends/vulkan/device_policy.hpp>
 #endif
+#if TENSORPLAY_USE_CUDA
+#include <tensorplay/backends/cuda/device_policy.hpp>
+#endif
 
 namespace tensorplay {
 

@@ -2,7 +2,10 @@
 //
 // Error derives from std::exception; IndexError, ValueError, TypeError and NotImplementedError
 // derive from Error, and the Python binding maps each to the Python exception of the same name
-// (everything else becomes RuntimeError). Messages follow PyTorch's wording where it has one.
+// (everything else becomes RuntimeError). OutOfMemoryError: a device allocation failed even after
+// the caching allocator emptied its cache and retried (torch.cuda.OutOfMemoryError); its messages
+// have PyTorch's CUDA shape ("Tried to allocate X MiB (...)"). Messages follow PyTorch's wording
+// where it has one.
 #pragma once
 
 #include <exception>
@@ -35,6 +38,10 @@ class TypeError : public Error {
   using Error::Error;
 };
 class NotImplementedError : public Error {
+ public:
+  using Error::Error;
+};
+class OutOfMemoryError : public Error {
  public:
   using Error::Error;
 };

@@ -300,9 +300,11 @@ class Tensor {
   template <class = void>
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false,
             std::optional<MemoryFormat> memory_format = std::nullopt) const;
-  // libtorch's device shorthands: to(kCPU) and to(kVulkan).
+  // libtorch's device shorthands: to(kCPU), to(kCUDA) (the current device) and to(kVulkan).
   template <class = void>
   Tensor cpu() const;
+  template <class = void>
+  Tensor cuda() const;
   template <class = void>
   Tensor vulkan() const;
   template <class = void>

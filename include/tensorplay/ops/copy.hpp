@@ -93,6 +93,11 @@ Tensor Tensor::cpu() const {
 }
 
 template <class>
+Tensor Tensor::cuda() const {
+  return to(TensorOptions().device(kCUDA));
+}
+
+template <class>
 Tensor Tensor::vulkan() const {
   return to(TensorOptions().device(kVulkan));
 }

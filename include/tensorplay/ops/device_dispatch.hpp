@@ -89,6 +89,14 @@ namespace detail {
 // backend compiled in, never (backends/vulkan/context.hpp defines it otherwise).
 inline bool is_vulkan_available() noexcept { return false; }
 #endif
+#if !TENSORPLAY_USE_CUDA
+// libtorch's torch::cuda::is_available() and device_count(): without the CUDA backend compiled
+// in, no devices (backends/cuda/runtime.hpp defines them otherwise).
+namespace cuda {
+inline bool is_available() noexcept { return false; }
+inline DeviceIndex device_count() noexcept { return 0; }
+}  // namespace cuda
+#endif
 
 // Calls f.template operator()<D>() for the run-time device type t; a device that is not compiled
 // in gets PyTorch's "Could not run" error for `op`.

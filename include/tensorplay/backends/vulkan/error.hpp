@@ -1,12 +1,8 @@
 // Vulkan backend errors: the typed exceptions the backend throws and the check macro that turns
 // a failed VkResult into one.
 //
-//  * tensorplay::OutOfMemoryError (derives from Error): a device allocation failed after the
-//    caching allocator freed its cache and retried. The message has PyTorch's CUDA shape
-//    ("Tried to allocate X MiB (...; Y GiB total capacity; ...)") so that code matching on it
-//    ports. It is not Vulkan-specific: it belongs in core/error.hpp next to the others (the CUDA
-//    backend will throw it too) and lives here only until core grows it; the Python binding
-//    should map it to torch.OutOfMemoryError's twin (a RuntimeError subclass).
+//  * tensorplay::OutOfMemoryError (core/error.hpp): a device allocation failed after the caching
+//    allocator freed its cache and retried.
 //  * vulkan::VulkanError (derives from Error): a Vulkan call failed; result() is the VkResult.
 //  * vulkan::VulkanUnavailableError (derives from VulkanError): the backend cannot start on this
 //    machine (no loader, no device, a bad TENSORPLAY_VULKAN_DEVICE); what() says why.
@@ -24,15 +20,6 @@
 #include <tensorplay/core/error.hpp>
 
 namespace tensorplay {
-
-#ifndef TENSORPLAY_HAS_OUT_OF_MEMORY_ERROR
-#define TENSORPLAY_HAS_OUT_OF_MEMORY_ERROR 1
-// A device (or host staging) allocation failed even after the cache was emptied.
-class OutOfMemoryError : public Error {
- public:
-  using Error::Error;
-};
-#endif
 
 namespace vulkan {
 
