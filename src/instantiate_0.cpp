@@ -32,3 +32,12 @@ TENSORPLAY_VULKAN_KERNELS_(TENSORPLAY_VULKAN_KERNEL_)
 #undef TENSORPLAY_VULKAN_KERNEL_
 }  // namespace tensorplay
 #endif
+
+// The CUDA backend's kernels (backends/cuda/device_kernels.hpp).
+#if TENSORPLAY_USE_CUDA
+namespace tensorplay {
+#define TENSORPLAY_CUDA_KERNEL_(...) template __VA_ARGS__;
+TENSORPLAY_CUDA_KERNELS_(TENSORPLAY_CUDA_KERNEL_)
+#undef TENSORPLAY_CUDA_KERNEL_
+}  // namespace tensorplay
+#endif

@@ -90,6 +90,9 @@
 #if TENSORPLAY_USE_VULKAN && !defined(TENSORPLAY_DECLARATIONS_ONLY_)
 #include <tensorplay/backends/vulkan/vulkan.hpp>
 #endif
+#if TENSORPLAY_USE_CUDA && !defined(TENSORPLAY_DECLARATIONS_ONLY_)
+#include <tensorplay/backends/cuda/cuda.hpp>
+#endif
 
 // Last, after every definition: in separately compiled mode, the declarations that keep this
 // translation unit from instantiating what tensorplay::compiled already has.

@@ -111,6 +111,24 @@ PYBIND11_MODULE(_C, m) {
   // the CUDA backend and the machine has a driver and a GPU.
   m.def("_cuda_is_available", [] { return cuda::is_available(); });
   m.def("_cuda_device_count", [] { return static_cast<int>(cuda::device_count()); });
+#if TENSORPLAY_USE_CUDA
+  // The caching allocator's figures (device -1: the current device); cuda.py builds torch.cuda's
+  // functions on them.
+  m.def("_cuda_memory_stats", [](int device) {
+    py::dict d;
+    for (const auto& [key, value] : cuda::memory_stats(static_cast<DeviceIndex>(device))) {
+      d[py::str(key)] = value;
+    }
+    return d;
+  });
+  m.def("_cuda_reset_peak_memory_stats",
+        [](int device) { cuda::reset_peak_memory_stats(static_cast<DeviceIndex>(device)); });
+  m.def("_cuda_empty_cache", [] { cuda::empty_cache(); });
+  m.def("_cuda_synchronize",
+        [](int device) { cuda::synchronize(Device(kCUDA, static_cast<DeviceIndex>(device))); });
+  m.def("_cuda_current_device", [] { return static_cast<int>(cuda::current_device()); });
+  m.def("_cuda_set_device", [](int device) { cuda::set_device(static_cast<DeviceIndex>(device)); });
+#endif
   m.def("_identity_cache_size", &identity_cache_size);
   // Bytes in live CPU blocks: the leak tests check it returns to its baseline.
   m.def("_cpu_allocated_bytes", [] {

@@ -21,6 +21,38 @@ class CudaQueriesTest(unittest.TestCase):
                 move()
         self.assertFalse(a.is_cuda)
 
+    @unittest.skipIf(tp.cuda.is_available(), "a CUDA device is present")
+    def test_without_a_device_the_memory_functions_raise(self):
+        for fn in (tp.cuda.memory_allocated, tp.cuda.max_memory_allocated,
+                   tp.cuda.memory_reserved, tp.cuda.max_memory_reserved, tp.cuda.memory_stats,
+                   tp.cuda.reset_peak_memory_stats, tp.cuda.synchronize,
+                   tp.cuda.current_device):
+            with self.assertRaisesRegex(RuntimeError, "CUDA|NVIDIA"):
+                fn()
+
+    def test_device_arguments_are_checked(self):
+        with self.assertRaisesRegex(ValueError, "Expected a cuda device, but got: cpu"):
+            tp.cuda._device_index("cpu")
+        self.assertEqual(tp.cuda._device_index(None), -1)
+        self.assertEqual(tp.cuda._device_index(1), 1)
+        self.assertEqual(tp.cuda._device_index("cuda:2"), 2)
+        self.assertEqual(tp.cuda._device_index(tp.device("cuda")), -1)
+
+
+@unittest.skipUnless(tp.cuda.is_available(), "no CUDA device: the device tests are skipped")
+class CudaDeviceTest(unittest.TestCase):
+    def test_memory_functions_follow_allocations(self):
+        before = tp.cuda.memory_allocated()
+        x = tp.empty(1000, device="cuda")
+        self.assertTrue(x.is_cuda)
+        self.assertEqual(tp.cuda.memory_allocated(), before + 4096)
+        self.assertGreaterEqual(tp.cuda.max_memory_allocated(), before + 4096)
+        self.assertGreaterEqual(tp.cuda.memory_reserved(), tp.cuda.memory_allocated())
+        del x
+        self.assertEqual(tp.cuda.memory_allocated(), before)
+        tp.cuda.empty_cache()
+        tp.cuda.synchronize()
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -14,8 +14,7 @@ int main() {
   const tp::Tensor sum = tp::ones({4, 4}).sum();
   if (sum.item<float>() != 16.0f) return 1;
   const bool available = tp::cuda::is_available();
-  std::printf("cuda-optional ok: CPU works; CUDA %s%s\n",
-              available ? "available" : "unavailable: ",
+  std::printf("cuda-optional ok: CPU works; CUDA %s%s\n", available ? "available" : "unavailable: ",
               available ? "" : tp::cuda::unavailable_reason().c_str());
   if (!available) {
     try {

@@ -58,4 +58,11 @@ TENSORPLAY_VULKAN_KERNELS_(TENSORPLAY_VULKAN_KERNEL_)
 #undef TENSORPLAY_VULKAN_KERNEL_
 }  // namespace tensorplay
 #endif
+#if TENSORPLAY_USE_CUDA
+namespace tensorplay {
+#define TENSORPLAY_CUDA_KERNEL_(...) extern template __VA_ARGS__;
+TENSORPLAY_CUDA_KERNELS_(TENSORPLAY_CUDA_KERNEL_)
+#undef TENSORPLAY_CUDA_KERNEL_
+}  // namespace tensorplay
+#endif
 #endif

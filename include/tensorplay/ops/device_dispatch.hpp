@@ -225,3 +225,6 @@ constexpr PointwiseCode pointwise_code_of() noexcept {
 #if TENSORPLAY_USE_VULKAN
 #include <tensorplay/backends/vulkan/device_kernels.hpp>
 #endif
+#if TENSORPLAY_USE_CUDA
+#include <tensorplay/backends/cuda/device_kernels.hpp>
+#endif

@@ -5,7 +5,8 @@
 // RuntimeMemory is the DeviceMemory model of one device: cudaMalloc/cudaFree, events created
 // without timing, cudaMemGetInfo, cudaMemcpyAsync; each call runs with its device current (and
 // restores the caller's). Streams are cudaStream_t; the default (legacy) stream is nullptr, which
-// every allocation uses until the backend has per-thread current streams.
+// the default stream of c10's model; blocks are allocated on the thread's current stream
+// (stream.hpp).
 //
 // Touching no device before the first allocation: allocator() (the device table entry) never
 // throws; the first allocate() probes the runtime and throws CUDAUnavailableError where there is
@@ -15,6 +16,7 @@
 #include <tensorplay/backends/cuda/caching_allocator.hpp>
 #include <tensorplay/backends/cuda/error.hpp>
 #include <tensorplay/backends/cuda/runtime.hpp>
+#include <tensorplay/backends/cuda/stream.hpp>
 #include <tensorplay/core/allocator.hpp>
 
 #include <cuda_runtime_api.h>
@@ -135,11 +137,15 @@ class CUDACachingAllocator final : public Allocator {
   DataPtr allocate(std::size_t nbytes) const override {
     return allocate(nbytes, Device(DeviceType::CUDA));
   }
+  // On the thread's current stream of the device.
   DataPtr allocate(std::size_t nbytes, const Device& device) const override {
-    return of(resolve_device(device)).allocate(nbytes);
+    const DeviceIndex d = resolve_device(device);
+    return of(d).allocate(nbytes, detail::current_stream_slot(d));
   }
+  // On the thread's current stream of dst's device.
   void copy_data(const DataPtr& dst, const DataPtr& src, std::size_t nbytes) const override {
-    of(dst.device().index()).copy_data(dst, src, nbytes);
+    const DeviceIndex d = dst.device().index();
+    of(d).copy_data(dst, src, nbytes, detail::current_stream_slot(d));
   }
 
   // The caching allocator of a device (checked; the devices are probed on first use).

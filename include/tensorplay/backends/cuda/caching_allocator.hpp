@@ -284,9 +284,12 @@ class CachingAllocatorT final : public Allocator {
 
   // On the device, ordered on the current stream (a storage that grows keeps its bytes).
   void copy_data(const DataPtr& dst, const DataPtr& src, std::size_t nbytes) const override {
+    copy_data(dst, src, nbytes, current_stream());
+  }
+  void copy_data(const DataPtr& dst, const DataPtr& src, std::size_t nbytes,
+                 const stream_type& stream) const {
     if (nbytes == 0) return;
-    auto* self = const_cast<CachingAllocatorT*>(this);
-    self->memory_.copy(dst.get(), src.get(), nbytes, current_stream());
+    const_cast<CachingAllocatorT*>(this)->memory_.copy(dst.get(), src.get(), nbytes, stream);
   }
 
   // c10's recordStream: `stream` uses p's block too, so when p is freed the block is not reused

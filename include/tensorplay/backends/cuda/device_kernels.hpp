@@ -1,0 +1,32 @@
+// The CUDA backend's kernels behind the one device dispatch point (ops/device_dispatch.hpp's
+// DeviceKernel<Op, D>), declared; ops/device_dispatch.hpp includes this so every translation
+// unit that dispatches sees the same specialisations (declarations-only files included), and
+// copy.hpp defines the run()s. Each is a deferred template: compiled where it is used in
+// header-only mode, once in tensorplay::compiled (src/instantiate_0.cpp) otherwise.
+#pragma once
+
+#include <tensorplay/ops/device_dispatch.hpp>
+
+namespace tensorplay {
+
+class Scalar;
+class Tensor;
+
+template <>
+struct DeviceKernel<CopyOp, DeviceType::CUDA> {
+  template <class = void>
+  static void run(const Tensor& dst, const Tensor& src);
+};
+template <>
+struct DeviceKernel<FillOp, DeviceType::CUDA> {
+  template <class = void>
+  static void run(const Tensor& self, const Scalar& value);
+};
+
+}  // namespace tensorplay
+
+// The explicit instantiations of the run()s, for src/instantiate_0.cpp and
+// compiled/extern_templates.hpp.
+#define TENSORPLAY_CUDA_KERNELS_(X)                                                   \
+  X(void DeviceKernel<CopyOp, DeviceType::CUDA>::run<>(const Tensor&, const Tensor&)) \
+  X(void DeviceKernel<FillOp, DeviceType::CUDA>::run<>(const Tensor&, const Scalar&))
