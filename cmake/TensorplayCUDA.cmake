@@ -14,7 +14,11 @@ endif()
 add_library(tensorplay_cuda INTERFACE)
 add_library(tensorplay::cuda ALIAS tensorplay_cuda)
 set_target_properties(tensorplay_cuda PROPERTIES EXPORT_NAME cuda)
-target_link_libraries(tensorplay_cuda INTERFACE tensorplay CUDA::cudart CUDA::nvrtc CUDA::cublas)
+# NVRTC by its library file: CMake's CUDA::nvrtc target also links the driver's link stub
+# (stubs/libcuda.so), which would make every program need libcuda.so.1 at start-up, and NVRTC
+# itself does not need the driver.
+target_link_libraries(tensorplay_cuda INTERFACE tensorplay CUDA::cudart CUDA::cublas
+                      "$<TARGET_FILE:CUDA::nvrtc>")
 # The feature macro travels with the target, so every translation unit agrees on it (and on
 # the allocator table that core/device_policy.hpp builds from it).
 target_compile_definitions(tensorplay_cuda INTERFACE TENSORPLAY_USE_CUDA=1)
