@@ -1,9 +1,9 @@
-// Catch2 main of the CUDA backend's tests. CTest runs the binary twice (tests/cuda/
-// CMakeLists.txt), saying in TP_CUDA_TESTS_EXPECT which machine the run is for:
-//   no_device  the tests of a machine without a driver or a GPU; exits 77 (skipped) where a
-//              device exists, since their expectations would not hold there
+// Catch2 main of the CUDA backend's tests. CTest runs the binary three times (tests/cuda/
+// CMakeLists.txt), saying in TP_CUDA_TESTS_EXPECT which machine a run is for:
+//   no_device  the [no_device] tests, of a machine without a driver or a GPU; exits 77 (skipped)
+//              where a device exists, since their expectations would not hold there
 //   device     the [device] tests; exits 77 (skipped, never passed) where there is no device
-// Without the variable every selected test runs.
+// Without the variable (the host-only run, and by hand) every selected test runs.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
