@@ -12,5 +12,6 @@
 
 // What tensorplay::compiled defines (compiled/extern_templates.hpp's configuration check).
 extern "C" const int tensorplay_compiled_library_was_built_without_vulkan = 1;
+extern "C" const int tensorplay_compiled_library_was_built_without_cuda = 1;
 
 int main() { return 0; }

@@ -1,8 +1,8 @@
 // The CUDA backend's kernels behind the one device dispatch point (ops/device_dispatch.hpp's
 // DeviceKernel<Op, D>), declared; ops/device_dispatch.hpp includes this so every translation
 // unit that dispatches sees the same specialisations (declarations-only files included), and
-// copy.hpp defines the run()s. Each is a deferred template: compiled where it is used in
-// header-only mode, once in tensorplay::compiled (src/instantiate_0.cpp) otherwise.
+// copy.hpp and pointwise.hpp define the run()s. Each is a deferred template: compiled where it is
+// used in header-only mode, once in tensorplay::compiled (src/instantiate_0.cpp) otherwise.
 #pragma once
 
 #include <tensorplay/ops/device_dispatch.hpp>
@@ -11,6 +11,7 @@ namespace tensorplay {
 
 class Scalar;
 class Tensor;
+class TensorIterator;
 
 template <>
 struct DeviceKernel<CopyOp, DeviceType::CUDA> {
@@ -22,11 +23,18 @@ struct DeviceKernel<FillOp, DeviceType::CUDA> {
   template <class = void>
   static void run(const Tensor& self, const Scalar& value);
 };
+template <>
+struct DeviceKernel<PointwiseOp, DeviceType::CUDA> {
+  template <class = void>
+  static void run(const TensorIterator& iter, PointwiseCode code, double s0, double s1);
+};
 
 }  // namespace tensorplay
 
 // The explicit instantiations of the run()s, for src/instantiate_0.cpp and
 // compiled/extern_templates.hpp.
-#define TENSORPLAY_CUDA_KERNELS_(X)                                                   \
-  X(void DeviceKernel<CopyOp, DeviceType::CUDA>::run<>(const Tensor&, const Tensor&)) \
-  X(void DeviceKernel<FillOp, DeviceType::CUDA>::run<>(const Tensor&, const Scalar&))
+#define TENSORPLAY_CUDA_KERNELS_(X)                                                               \
+  X(void DeviceKernel<CopyOp, DeviceType::CUDA>::run<>(const Tensor&, const Tensor&))             \
+  X(void DeviceKernel<FillOp, DeviceType::CUDA>::run<>(const Tensor&, const Scalar&))             \
+  X(void DeviceKernel<PointwiseOp, DeviceType::CUDA>::run<>(const TensorIterator&, PointwiseCode, \
+                                                            double, double))

@@ -26,8 +26,8 @@
 //
 // Integer division and remainder by zero: the CPU raises ZeroDivisionError; a kernel cannot
 // throw, so it stores 0 and ORs kPointwiseErrorZeroDivision into the device word
-// PointwiseParams::error (null: not reported). The launch path reads that word after the
-// kernel and raises the CPU's error; that host side lands with the launch path.
+// PointwiseParams::error (null: not reported). The launch path (pointwise.hpp) reads that word
+// after the kernel and raises the CPU's error.
 #pragma once
 
 #include <tensorplay/backends/cuda/offset_calculator.hpp>
