@@ -6,6 +6,8 @@
 // for bit with core/half.hpp's.
 #include <catch2/catch.hpp>
 
+#include "pointwise_ops.hpp"
+
 #include <tensorplay/backends/cuda/nvrtc.hpp>
 #include <tensorplay/backends/cuda/pointwise_source.hpp>
 #include <tensorplay/tensorplay.hpp>
@@ -162,67 +164,7 @@ TEST_CASE("pointwise kernels: one kernel is one small program", "[cuda][pointwis
 
 // ---- the dtype sets against the CPU ops ---------------------------------------------------------
 
-// The CPU op of `code` on inputs a and b (b only for the binary and ternary ones).
-tp::Tensor run_cpu(C code, const tp::Tensor& a, const tp::Tensor& b) {
-  const tp::Tensor cond = tp::ones(a.sizes(), tp::TensorOptions().dtype(tp::kBool));
-  switch (code) {
-    case C::Add: return tp::add(a, b);
-    case C::Sub: return tp::sub(a, b);
-    case C::Mul: return tp::mul(a, b);
-    case C::Div: return tp::div(a, b);
-    case C::Maximum: return tp::maximum(a, b);
-    case C::Minimum: return tp::minimum(a, b);
-    case C::Pow: return tp::pow(a, b);
-    case C::Eq: return a.eq(b);
-    case C::Ne: return a.ne(b);
-    case C::Lt: return a.lt(b);
-    case C::Le: return a.le(b);
-    case C::Gt: return a.gt(b);
-    case C::Ge: return a.ge(b);
-    case C::Atan2: return tp::atan2(a, b);
-    case C::Remainder: return tp::remainder(a, b);
-    case C::Fmod: return tp::fmod(a, b);
-    case C::DivTrunc: return tp::div(a, b, "trunc");
-    case C::DivFloor: return tp::div(a, b, "floor");
-    case C::Where: return tp::where(cond, a, b);
-    case C::Neg: return tp::neg(a);
-    case C::Abs: return tp::abs(a);
-    case C::Exp: return tp::exp(a);
-    case C::Log: return tp::log(a);
-    case C::Sqrt: return tp::sqrt(a);
-    case C::Rsqrt: return tp::rsqrt(a);
-    case C::Tanh: return tp::tanh(a);
-    case C::Sigmoid: return tp::sigmoid(a);
-    case C::Relu: return tp::relu(a);
-    case C::Gelu: return tp::gelu(a);
-    case C::GeluTanh: return tp::gelu(a, "tanh");
-    case C::Silu: return tp::silu(a);
-    case C::Sin: return tp::sin(a);
-    case C::Cos: return tp::cos(a);
-    case C::Clamp: return tp::clamp(a, std::optional<tp::Scalar>(0), std::optional<tp::Scalar>(1));
-    case C::Reciprocal: return tp::reciprocal(a);
-    case C::Square: return tp::square(a);
-    case C::Tan: return tp::tan(a);
-    case C::Asin: return tp::asin(a);
-    case C::Acos: return tp::acos(a);
-    case C::Atan: return tp::atan(a);
-    case C::Sinh: return tp::sinh(a);
-    case C::Cosh: return tp::cosh(a);
-    case C::Exp2: return tp::exp2(a);
-    case C::Expm1: return tp::expm1(a);
-    case C::Log2: return tp::log2(a);
-    case C::Log10: return tp::log10(a);
-    case C::Log1p: return tp::log1p(a);
-    case C::Erf: return tp::erf(a);
-    case C::Floor: return tp::floor(a);
-    case C::Ceil: return tp::ceil(a);
-    case C::Trunc: return tp::trunc(a);
-    case C::Round: return tp::round(a);
-    case C::None: break;
-  }
-  FAIL("no CPU op for the code");
-  return {};
-}
+using cuda_pointwise_ops::run_op;
 
 TEST_CASE("pointwise kernels: a kernel exists for exactly the dtypes the CPU computes in",
           "[cuda][pointwise]") {
@@ -236,7 +178,9 @@ TEST_CASE("pointwise kernels: a kernel exists for exactly the dtypes the CPU com
       const tp::Tensor a = tp::ones({3}, tp::TensorOptions().dtype(dt));
       std::optional<tp::DType> compute;
       try {
-        const tp::Tensor r = run_cpu(info.code, a, a);
+        const tp::Tensor cond = tp::ones({3}, tp::TensorOptions().dtype(tp::kBool));
+        const tp::Tensor r =
+            info.code == C::Where ? run_op(info.code, {cond, a, a}) : run_op(info.code, {a, a});
         // Comparisons compute in their inputs' common dtype (here dt) and write bool.
         compute = info.bool_output ? dt : r.scalar_type();
         if (info.bool_output) CHECK(r.scalar_type() == tp::kBool);
