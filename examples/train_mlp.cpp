@@ -7,6 +7,8 @@
 // 95% (CTest runs it as `example_train_mlp`). `train_mlp --device vulkan` trains on the Vulkan
 // backend (a build with tensorplay::vulkan; CTest: `example_train_mlp_vulkan`), from the same
 // initial values, and must reach the same accuracy; it exits 77 where there is no Vulkan device.
+// `train_mlp --device cuda` does the same on the CUDA backend (a build with tensorplay::cuda;
+// CTest: `cuda.train_mlp`), exiting 77 where there is no CUDA device.
 #include <tensorplay/tensorplay.hpp>
 
 #include <cmath>
@@ -19,12 +21,16 @@ namespace tp = tensorplay;
 int main(int argc, char** argv) {
   const std::string device_name = argc == 3 && std::string(argv[1]) == "--device" ? argv[2] : "cpu";
   if (argc != 1 && argc != 3) {
-    std::cerr << "usage: " << argv[0] << " [--device cpu|vulkan]\n";
+    std::cerr << "usage: " << argv[0] << " [--device cpu|vulkan|cuda]\n";
     return 2;
   }
   const tp::Device device(device_name);
   if (device.is_vulkan() && !tp::is_vulkan_available()) {
     std::cout << "Vulkan is not available: skipped\n";
+    return 77;
+  }
+  if (device.is_cuda() && !tp::cuda::is_available()) {
+    std::cout << "CUDA is not available: skipped\n";
     return 77;
   }
   tp::manual_seed(0);

@@ -20,8 +20,8 @@ start=$(date +%s)
 log="$build/gpu_check.log"
 ctest --test-dir "$build" -R '^cuda' --output-on-failure --no-tests=error 2>&1 | tee "$log"
 # A skipped device run means the GPU was not seen: fail rather than report it as a pass.
-if grep -q "cuda[.]device .*Skipped" "$log"; then
-  echo "FAILED: cuda.device was skipped: no CUDA device was found"
+if grep -qE "cuda[.](device|train_mlp) .*Skipped" "$log"; then
+  echo "FAILED: a device test was skipped: no CUDA device was found"
   exit 1
 fi
 echo "CUDA GPU checks passed in $(( $(date +%s) - start )) s (tests only)"

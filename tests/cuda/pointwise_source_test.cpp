@@ -6,6 +6,7 @@
 // for bit with core/half.hpp's.
 #include <catch2/catch.hpp>
 
+#include "fake_cuda.hpp"
 #include "pointwise_ops.hpp"
 
 #include <tensorplay/backends/cuda/nvrtc.hpp>
@@ -13,7 +14,6 @@
 #include <tensorplay/tensorplay.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -23,7 +23,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace cuda_pointwise_source_test {
@@ -57,30 +56,19 @@ std::vector<tc::PointwiseKernelKey> all_keys(bool index64) {
 // sanitizer checks (this file's host code) is the same for every program; so there the 64-bit
 // index variants, which differ from the 32-bit ones only in the index type, are left to the
 // plain build.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+using cuda_test_support::kSanitized;
 
 TEST_CASE("pointwise kernels: every op in every dtype compiles to PTX for sm_80 and sm_90",
           "[cuda][pointwise][nvrtc]") {
   const auto start = std::chrono::steady_clock::now();
-  struct Program {
+  struct Keys {
     std::vector<tc::PointwiseKernelKey> keys;
     int arch;
-    std::string ptx, error;
   };
   // Two programs per (arch, index width), each half of the kernels: a few large programs
-  // spare the per-program cost (the prelude is parsed once each), and two threads pulling
-  // programs from a shared index keep both cores busy. About 20 ms of NVRTC per kernel.
-  std::vector<Program> programs;
+  // spare the per-program cost (the prelude is parsed once each). About 20 ms of NVRTC per
+  // kernel.
+  std::vector<Keys> sets;
   std::vector<bool> widths{false};
   if (!kSanitized) widths.push_back(true);
   for (const bool index64 : widths) {
@@ -88,28 +76,23 @@ TEST_CASE("pointwise kernels: every op in every dtype compiles to PTX for sm_80 
     CHECK(keys.size() == 349);  // see the dtype sets below
     const std::size_t half = keys.size() / 2;
     for (const int arch : {80, 90}) {
-      programs.push_back({{keys.begin(), keys.begin() + long(half)}, arch, {}, {}});
-      programs.push_back({{keys.begin() + long(half), keys.end()}, arch, {}, {}});
+      sets.push_back({{keys.begin(), keys.begin() + long(half)}, arch});
+      sets.push_back({{keys.begin() + long(half), keys.end()}, arch});
     }
   }
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < programs.size(); i = next++) {
-      Program& p = programs[i];
-      try {
-        p.ptx = tc::compile_to_ptx_uncached(tc::pointwise_kernel_source(p.keys),
-                                            "pointwise_all_" + std::to_string(i), p.arch,
-                                            tc::pointwise_compile_options());
-      } catch (const std::exception& e) {
-        p.error = e.what();
-      }
-    }
-  };
-  std::thread helper(work);
-  work();
-  helper.join();
+  std::vector<cuda_test_support::Program> programs;
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    programs.push_back({tc::pointwise_kernel_source(sets[i].keys),
+                        "pointwise_all_" + std::to_string(i),
+                        sets[i].arch,
+                        {},
+                        {}});
+  }
+  cuda_test_support::compile_all(programs);
   std::size_t kernels = 0;
-  for (const Program& p : programs) {
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    const cuda_test_support::Program& p = programs[i];
+    const std::vector<tc::PointwiseKernelKey>& keys = sets[i].keys;
     INFO("sm_" << p.arch);
     REQUIRE(p.error.empty());
     CHECK_THAT(p.ptx, Contains(".target sm_" + std::to_string(p.arch)));
@@ -118,8 +101,8 @@ TEST_CASE("pointwise kernels: every op in every dtype compiles to PTX for sm_80 
          at = p.ptx.find(".entry ", at + 1)) {
       ++entries;
     }
-    CHECK(entries == p.keys.size());
-    for (const tc::PointwiseKernelKey& key : p.keys) {
+    CHECK(entries == keys.size());
+    for (const tc::PointwiseKernelKey& key : keys) {
       const std::string entry = ".entry " + tc::pointwise_kernel_name(key) + "(";
       if (p.ptx.find(entry) == std::string::npos) FAIL_CHECK("no " << entry);
       ++kernels;

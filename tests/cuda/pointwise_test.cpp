@@ -13,6 +13,7 @@
 // and out=; 64-bit indexing; streams; the CPU's ZeroDivisionError. Not yet run on hardware.
 #include <catch2/catch.hpp>
 
+#include "fake_cuda.hpp"
 #include "pointwise_ops.hpp"
 
 #include <tensorplay/backends/cuda/module.hpp>
@@ -399,22 +400,8 @@ TEST_CASE("without a driver, the driver layer raises CUDAUnavailableError saying
 // pointers in its parameters are readable here, so a host emulation of the kernel's loop proves the
 // addressing.
 
-const tp::TensorOptions kFakeCuda = tp::TensorOptions().device(tp::Device(tp::kCUDA, 0));
-
-// Storage shared by a fake CUDA tensor and its CPU twin.
-template <class T>
-struct Blob {
-  std::vector<T> host;
-  tp::Tensor cuda, cpu;
-  Blob(std::vector<int64_t> sizes, tp::DType dt, std::function<T(std::size_t)> value) {
-    std::size_t n = 1;
-    for (int64_t s : sizes) n *= std::size_t(s);
-    host.resize(std::max<std::size_t>(n, 1));
-    for (std::size_t i = 0; i < n; ++i) host[i] = value(i);
-    cuda = tp::from_blob(host.data(), sizes, kFakeCuda.dtype(dt));
-    cpu = tp::from_blob(host.data(), sizes, tp::TensorOptions().dtype(dt));
-  }
-};
+using cuda_test_support::Blob;
+using cuda_test_support::kFakeCuda;
 
 float f32_of(std::uint64_t bits) { return std::bit_cast<float>(static_cast<std::uint32_t>(bits)); }
 

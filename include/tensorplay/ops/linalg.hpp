@@ -288,6 +288,26 @@ struct ProductArgs {
   const Scalar& alpha;
 };
 
+// An operand of a product over `nbatch` batch dims, as a device kernel addresses it: its batch
+// dims right-aligned against the product's (size-1 and missing ones broadcast: stride 0), then
+// its row and column strides (a missing dim: a single row or column, stride 0). Element strides.
+struct ProductStrides {
+  std::vector<int64_t> batch;
+  int64_t rows = 0, cols = 0;
+};
+inline ProductStrides product_strides(const Tensor& t, std::size_t nbatch, bool has_rows,
+                                      bool has_cols) {
+  ProductStrides s;
+  s.batch.assign(nbatch, 0);
+  const int64_t nb = t.dim() - int64_t(has_rows) - int64_t(has_cols);
+  if (has_rows) s.rows = t.stride(nb);
+  if (has_cols) s.cols = t.stride(t.dim() - 1);
+  for (int64_t d = 0; d < nb; ++d) {
+    if (t.size(d) != 1) s.batch[nbatch - std::size_t(nb) + std::size_t(d)] = t.stride(d);
+  }
+  return s;
+}
+
 template <class = void>
 void product_into(const Tensor& result, const Tensor& self, const Factor& a, const Factor& b,
                   bool c_rows, bool c_cols, IntArrayRef batch, int64_t m, int64_t n, int64_t k,

@@ -26,6 +26,7 @@
 #include <tensorplay/backends/cuda/allocator.hpp>
 #include <tensorplay/backends/cuda/device_kernels.hpp>
 #include <tensorplay/backends/cuda/error.hpp>
+#include <tensorplay/backends/cuda/kernel_table.hpp>
 #include <tensorplay/backends/cuda/module.hpp>
 #include <tensorplay/backends/cuda/nvrtc.hpp>
 #include <tensorplay/backends/cuda/offset_calculator.hpp>
@@ -44,10 +45,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
 namespace tensorplay {
@@ -154,76 +153,30 @@ PointwiseParams<N, Index> make_pointwise_params(const TensorIterator& iter,
 
 namespace detail {
 
-// The architecture to compile for on a device of compute capability `device_arch` (x10): the
-// newest NVRTC supports that the device runs (PTX runs on its own and later architectures), or
-// c10's "no kernel image" error for a device older than all of them.
-inline int nvrtc_arch_for(int device_arch, const std::vector<int>& supported) {
-  int best = -1;
-  for (int a : supported) {
-    if (a <= device_arch && a > best) best = a;
-  }
-  if (best < 0) {
-    std::string list;
-    for (int a : supported) list += (list.empty() ? "sm_" : ", sm_") + std::to_string(a);
-    throw CUDAError(::tensorplay::detail::str_cat(
-                        "CUDA error: no kernel image is available for execution on the device "
-                        "(the device is sm_",
-                        device_arch, "; NVRTC compiles for ", list, ")"),
-                    cudaErrorNoKernelImageForDevice);
-  }
-  return best;
-}
-
-inline int device_arch(DeviceIndex device) {
-  int major = 0, minor = 0;
-  TP_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-                "reading the device's compute capability");
-  TP_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device),
-                "reading the device's compute capability");
-  return major * 10 + minor;
-}
-
-// (device, key) in one word: the table's key.
-inline std::uint64_t pack_kernel_slot(DeviceIndex device, const PointwiseKernelKey& key) {
+// The kernel's key in kernel_slot's 32 bits.
+inline std::uint32_t pack_pointwise_key(const PointwiseKernelKey& key) {
   static_assert(kNumDTypes <= 16 && kNumPointwiseCodes < 256, "the packing's field widths");
-  std::uint64_t v = static_cast<std::uint64_t>(key.code);
-  v |= static_cast<std::uint64_t>(key.out) << 8;
-  for (std::size_t k = 0; k < 3; ++k) {
-    v |= static_cast<std::uint64_t>(key.inputs[k]) << (12 + 4 * k);
-  }
-  v |= static_cast<std::uint64_t>(key.arity & 3) << 24;
-  v |= static_cast<std::uint64_t>(key.index64 ? 1 : 0) << 26;
-  v |= static_cast<std::uint64_t>(static_cast<std::uint16_t>(device)) << 32;
+  std::uint32_t v = static_cast<std::uint32_t>(key.code);
+  v |= static_cast<std::uint32_t>(key.out) << 8;
+  for (std::size_t k = 0; k < 3; ++k)
+    v |= static_cast<std::uint32_t>(key.inputs[k]) << (12 + 4 * k);
+  v |= static_cast<std::uint32_t>(key.arity & 3) << 24;
+  v |= static_cast<std::uint32_t>(key.index64 ? 1 : 0) << 26;
   return v;
 }
-
-// The kernels already looked up, per (device, key). Thread safe: guarded by its mutex; a miss is
-// compiled and loaded outside it (kernel_cache() and module_cache() each do a kernel once).
-struct PointwiseFunctions {
-  std::mutex mutex;
-  std::unordered_map<std::uint64_t, CUfunction> functions;
-};
-inline PointwiseFunctions& pointwise_functions() {
-  static PointwiseFunctions* const table = new PointwiseFunctions();  // never destroyed
-  return *table;
+// (device, key) in one word: the kernel table's key.
+inline std::uint64_t pack_kernel_slot(DeviceIndex device, const PointwiseKernelKey& key) {
+  return kernel_slot(KernelFamily::Pointwise, device, pack_pointwise_key(key));
 }
 
 // The kernel of `key` on `device` (current, under the caller's CUDAGuard).
 inline CUfunction pointwise_function(DeviceIndex device, const PointwiseKernelKey& key) {
-  PointwiseFunctions& table = pointwise_functions();
-  const std::uint64_t slot = pack_kernel_slot(device, key);
-  {
-    const std::lock_guard<std::mutex> lock(table.mutex);
-    if (const auto it = table.functions.find(slot); it != table.functions.end()) return it->second;
-  }
-  const int arch = nvrtc_arch_for(device_arch(device), nvrtc_supported_archs());
-  const std::string name = pointwise_kernel_name(key);
-  const KernelCache::Ptx ptx = kernel_cache().get(pointwise_kernel_source({&key, 1}), name, arch,
-                                                  pointwise_compile_options());
-  const CUfunction f = module_cache().function(device, ptx, name);
-  const std::lock_guard<std::mutex> lock(table.mutex);
-  table.functions.emplace(slot, f);
-  return f;
+  return kernel_function(
+      device, pack_kernel_slot(device, key), pointwise_kernel_name(key),
+      [&] {
+        return pointwise_kernel_source({&key, 1});
+      },
+      pointwise_compile_options());
 }
 
 template <int N, class Index>

@@ -48,7 +48,7 @@ inline void finish_into(const Tensor& result, const Tensor& target) {
 
 template <class>
 void DeviceKernel<ReduceOp, DeviceType::Vulkan>::run(const Tensor& result, const Tensor& self,
-                                                   std::uint64_t dims, ReduceCode code) {
+                                                     std::uint64_t dims, ReduceCode code) {
   using namespace vulkan::detail;
   using vulkan::ReduceKind;
   ReduceKind kind = ReduceKind::Sum;
@@ -82,14 +82,15 @@ void DeviceKernel<ReduceOp, DeviceType::Vulkan>::run(const Tensor& result, const
   const bool integral = dt == kInt || dt == kLong;
   // int32 sums and products reach here as int64 (the front end's accumulation type); a mean
   // of integers is the front end's error.
-  TP_CHECK_TYPE(vulkan::reduce_supports(dt) && !(integral && code == ReduceCode::Mean), "'",
-                name, "' on the Vulkan backend computes in float32, int32, int64 or float64 ",
+  TP_CHECK_TYPE(vulkan::reduce_supports(dt) && !(integral && code == ReduceCode::Mean), "'", name,
+                "' on the Vulkan backend computes in float32, int32, int64 or float64 ",
                 "(the 64-bit ones where the device has shaderInt64 / shaderFloat64); got a "
-                "tensor of dtype ", scalar_type_name(dt),
+                "tensor of dtype ",
+                scalar_type_name(dt),
                 " (convert it with .to(kFloat), or move the tensors with .cpu())");
-  TP_CHECK_TYPE(result.dtype() == (arg ? kLong : dt), "'", name,
-                "' on the Vulkan backend writes ", arg ? "int64" : scalar_type_name(dt),
-                " results; got an out= tensor of dtype ", scalar_type_name(result.dtype()));
+  TP_CHECK_TYPE(result.dtype() == (arg ? kLong : dt), "'", name, "' on the Vulkan backend writes ",
+                arg ? "int64" : scalar_type_name(dt), " results; got an out= tensor of dtype ",
+                scalar_type_name(result.dtype()));
   if (result.numel() == 0) return;
   NoGradGuard no_grad;  // the permutation below is the kernel's own
   std::vector<int64_t> perm;
@@ -113,18 +114,17 @@ void DeviceKernel<ReduceOp, DeviceType::Vulkan>::run(const Tensor& result, const
 
 template <class>
 void DeviceKernel<SoftmaxOp, DeviceType::Vulkan>::run(const Tensor& result, const Tensor& self,
-                                                    int64_t dim, bool log) {
+                                                      int64_t dim, bool log) {
   using namespace vulkan::detail;
   const std::string_view name = log ? "aten::_log_softmax" : "aten::_softmax";
   if (self.numel() == 0) return;
   NoGradGuard no_grad;
   // Float16 and bfloat16 compute in float32, as on the CPU.
-  if (wide_compute_dtype(self.dtype()) == kFloat &&
-      wide_compute_dtype(result.dtype()) == kFloat &&
+  if (wide_compute_dtype(self.dtype()) == kFloat && wide_compute_dtype(result.dtype()) == kFloat &&
       (self.dtype() != kFloat || result.dtype() != kFloat)) {
     const Tensor x = self.dtype() == kFloat ? self : vulkan::cast_to(self, kFloat);
-    const Tensor y = result.dtype() == kFloat ? result : empty(result.sizes(),
-                                                               result.options().dtype(kFloat));
+    const Tensor y =
+        result.dtype() == kFloat ? result : empty(result.sizes(), result.options().dtype(kFloat));
     run(y, x, dim, log);
     if (!y.is_same(result)) vulkan::cast_copy(result, y);
     return;
@@ -132,8 +132,8 @@ void DeviceKernel<SoftmaxOp, DeviceType::Vulkan>::run(const Tensor& result, cons
   const DType dt = self.dtype();
   TP_CHECK_TYPE((dt == kFloat || dt == kDouble) && result.dtype() == dt, "'", name,
                 "' on the Vulkan backend computes in float32, float64 (on a device with "
-                "shaderFloat64), float16 or bfloat16; got ", scalar_type_name(dt), " and ",
-                scalar_type_name(result.dtype()),
+                "shaderFloat64), float16 or bfloat16; got ",
+                scalar_type_name(dt), " and ", scalar_type_name(result.dtype()),
                 " (convert it with .to(kFloat), or move the tensors with .cpu())");
   TP_CHECK_TYPE(dt == kFloat || vulkan::context().has_float64(), "'", name,
                 "' in float64 on the Vulkan backend needs a device with shaderFloat64, which '",
@@ -145,8 +145,8 @@ void DeviceKernel<SoftmaxOp, DeviceType::Vulkan>::run(const Tensor& result, cons
   const int64_t rows = self.numel() / cols;
   const Tensor y = lastdim ? contiguous_target(result) : empty(x.sizes(), x.options());
   vulkan::softmax_rows(range_of(x), static_cast<std::size_t>(x.storage_offset()),
-                       checked_u32(rows, "a softmax over"), checked_u32(cols, "a softmax of"),
-                       log, range_of(y), static_cast<std::size_t>(y.storage_offset()), dt);
+                       checked_u32(rows, "a softmax over"), checked_u32(cols, "a softmax of"), log,
+                       range_of(y), static_cast<std::size_t>(y.storage_offset()), dt);
   if (lastdim) {
     finish_into(result, y);
   } else {
@@ -174,8 +174,8 @@ void DeviceKernel<ProductOp, DeviceType::Vulkan>::run(
     const Tensor c = empty(p.result.sizes(), p.result.options().dtype(wide_dt));
     using ::tensorplay::detail::linalg_impl::Factor;
     using ::tensorplay::detail::linalg_impl::ProductArgs;
-    run(ProductArgs{c, bias, Factor{a, p.a.rows, p.a.cols}, Factor{b, p.b.rows, p.b.cols},
-                    p.c_rows, p.c_cols, p.batch, p.m, p.n, p.k, p.beta, p.alpha});
+    run(ProductArgs{c, bias, Factor{a, p.a.rows, p.a.cols}, Factor{b, p.b.rows, p.b.cols}, p.c_rows,
+                    p.c_cols, p.batch, p.m, p.n, p.k, p.beta, p.alpha});
     vulkan::cast_copy(p.result, c);
     return;
   }
@@ -185,44 +185,28 @@ void DeviceKernel<ProductOp, DeviceType::Vulkan>::run(
   for (const Tensor* t : {&p.result, &p.a.t, &p.b.t, use_self ? &p.self : &p.result}) {
     TP_CHECK_TYPE(t->dtype() == dt && known, "'", name,
                   "' on the Vulkan backend computes in the floating and integer dtypes other "
-                  "than bool, all operands of one dtype; got ", scalar_type_name(dt), " and ",
-                  scalar_type_name(t->dtype()));
+                  "than bool, all operands of one dtype; got ",
+                  scalar_type_name(dt), " and ", scalar_type_name(t->dtype()));
   }
   TP_CHECK_TYPE(vulkan::matmul_supports(dt), "'", name, "' in ", scalar_type_name(dt),
                 " on the Vulkan backend needs a device with ",
                 dt == kDouble ? "shaderFloat64" : "shaderInt64", ", which '",
-                vulkan::context().device_name(), "' does not report (convert the tensors with "
+                vulkan::context().device_name(),
+                "' does not report (convert the tensors with "
                 ".to(kFloat), or move them with .cpu())");
   if (p.result.numel() == 0) return;
   const std::size_t nbatch = p.batch.size();
-  // An operand's strides: its batch dims right-aligned against the product's (size-1 and
-  // missing ones broadcast), then its row and column dims (a missing one: a single row or
-  // column, stride 0).
-  struct Strides {
-    std::vector<int64_t> batch;
-    int64_t rows = 0, cols = 0;
-  };
-  auto strides_of = [&](const Tensor& t, bool has_rows, bool has_cols) {
-    Strides s;
-    s.batch.assign(nbatch, 0);
-    const int64_t nb = t.dim() - int64_t(has_rows) - int64_t(has_cols);
-    if (has_rows) s.rows = t.stride(nb);
-    if (has_cols) s.cols = t.stride(t.dim() - 1);
-    for (int64_t d = 0; d < nb; ++d) {
-      if (t.size(d) != 1) s.batch[nbatch - std::size_t(nb) + std::size_t(d)] = t.stride(d);
-    }
-    return s;
-  };
+  using ::tensorplay::detail::linalg_impl::product_strides;
+  using Strides = ::tensorplay::detail::linalg_impl::ProductStrides;
   // C is written contiguously and must not overlap the inputs (in place: a temporary).
   const bool aliased = p.result.storage().is_alias_of(p.a.t.storage()) ||
                        p.result.storage().is_alias_of(p.b.t.storage()) ||
                        (use_self && p.result.storage().is_alias_of(p.self.storage()));
-  const Tensor c = p.result.is_contiguous() && !aliased
-                       ? p.result
-                       : empty(p.result.sizes(), p.result.options());
-  const Strides sa = strides_of(p.a.t, p.a.rows, p.a.cols);
-  const Strides sb = strides_of(p.b.t, p.b.rows, p.b.cols);
-  const Strides sbias = use_self ? strides_of(p.self, p.c_rows, p.c_cols) : Strides{};
+  const Tensor c =
+      p.result.is_contiguous() && !aliased ? p.result : empty(p.result.sizes(), p.result.options());
+  const Strides sa = product_strides(p.a.t, nbatch, p.a.rows, p.a.cols);
+  const Strides sb = product_strides(p.b.t, nbatch, p.b.rows, p.b.cols);
+  const Strides sbias = use_self ? product_strides(p.self, nbatch, p.c_rows, p.c_cols) : Strides{};
   // The innermost batch dim is the shader's; outer ones are a loop of dispatches.
   int64_t outer = 1;
   for (std::size_t d = 0; d + 1 < nbatch; ++d) outer *= p.batch[d];
@@ -243,16 +227,15 @@ void DeviceKernel<ProductOp, DeviceType::Vulkan>::run(
     auto operand = [&](const Tensor& t, const Strides& s, int64_t off) {
       // (With k == 0 the factors are empty and never read: any valid range will do.)
       if (t.numel() == 0) return vulkan::MatmulOperand{range_of(c), 0, 0, 0, 0};
-      return vulkan::MatmulOperand{range_of(t),
-                                   static_cast<std::size_t>(t.storage_offset() + off),
+      return vulkan::MatmulOperand{range_of(t), static_cast<std::size_t>(t.storage_offset() + off),
                                    nbatch > 0 ? s.batch[nbatch - 1] : 0, s.rows, s.cols};
     };
     const vulkan::MatmulOperand a = operand(p.a.t, sa, off_a), b = operand(p.b.t, sb, off_b);
     vulkan::MatmulOperand bias{};
     if (use_self) bias = operand(p.self, sbias, off_bias);
     const auto c_first = static_cast<std::size_t>(c.storage_offset() + o * inner * p.m * p.n);
-    vulkan::bmm(a, b, nb, m, n, k, range_of(c), c_first, alpha, use_self ? &bias : nullptr,
-                beta, dt);
+    vulkan::bmm(a, b, nb, m, n, k, range_of(c), c_first, alpha, use_self ? &bias : nullptr, beta,
+                dt);
     for (std::size_t d = idx.size(); d-- > 0;) {  // odometer over the outer batch dims
       if (++idx[d] < p.batch[d]) break;
       idx[d] = 0;
