@@ -122,6 +122,11 @@ void register_tensor_methods(const Target& t) {
   Registry::method(type, m, "vulkan", overload("self", [](const Tensor& self) {
                      return self.to(Device(kVulkan), self.dtype());
                    }));
+  // Page-locked memory: the CUDA backend's; without it, an error naming it.
+  Registry::method(type, m, "pin_memory",
+                   overload("self", [](const Tensor& self) { return self.pin_memory(); }));
+  Registry::method(type, m, "is_pinned",
+                   overload("self", [](const Tensor& self) { return self.is_pinned(); }));
   Registry::method(type, m, "type",
                    overload("self, dtype", [](const Tensor& self, DType d) { return self.to(d); }));
 #define TP_CAST_METHOD_(name, dt)                     \

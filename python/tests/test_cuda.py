@@ -22,6 +22,14 @@ class CudaQueriesTest(unittest.TestCase):
         self.assertFalse(a.is_cuda)
 
     @unittest.skipIf(tp.cuda.is_available(), "a CUDA device is present")
+    def test_without_a_device_pinned_memory_raises(self):
+        a = tp.arange(4.0)
+        self.assertFalse(a.is_pinned())
+        with self.assertRaisesRegex(RuntimeError, "CUDA|NVIDIA|pinned"):
+            a.pin_memory()
+        self.assertFalse(a.is_pinned())
+
+    @unittest.skipIf(tp.cuda.is_available(), "a CUDA device is present")
     def test_without_a_device_the_memory_functions_raise(self):
         for fn in (tp.cuda.memory_allocated, tp.cuda.max_memory_allocated,
                    tp.cuda.memory_reserved, tp.cuda.max_memory_reserved, tp.cuda.memory_stats,

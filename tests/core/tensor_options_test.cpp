@@ -44,8 +44,14 @@ TEST_CASE("TensorOptions defaults, builders and implicit conversions", "[core][o
   std::ostringstream os;
   os << dtype(kDouble);
   CHECK(os.str() ==
-        "TensorOptions(dtype=tensorplay.float64, device=cpu, memory_format=tensorplay.contiguous_format, "
-        "requires_grad=false)");
+        "TensorOptions(dtype=tensorplay.float64, device=cpu, "
+        "memory_format=tensorplay.contiguous_format, "
+        "requires_grad=false, pinned_memory=false)");
+  CHECK_FALSE(TensorOptions().pinned_memory());
+  CHECK_FALSE(TensorOptions().has_pinned_memory());
+  CHECK(TensorOptions().pinned_memory(true).pinned_memory());
+  CHECK(dtype(kDouble).merge_in(TensorOptions().pinned_memory(true)).pinned_memory());
+  CHECK(TensorOptions().pinned_memory(true).merge_in(dtype(kInt)).pinned_memory());
   CHECK_FALSE(TensorOptions().requires_grad());
   CHECK_FALSE(TensorOptions().has_requires_grad());
   CHECK(requires_grad().requires_grad());

@@ -1,4 +1,4 @@
-// Reductions and softmax on CUDA (backends/cuda/reduce.hpp, reduce_source.hpp).
+// Reductions, softmax and scans on CUDA (backends/cuda/reduce.hpp, reduce_source.hpp).
 //
 // Untagged (the cuda.host run, any machine): every row kernel compiles with NVRTC for sm_80 and
 // sm_90; keys and names; and everything the kernel step works out on the host, proven on "fake"
@@ -6,9 +6,9 @@
 // or softmax over every layout, run through a host emulation of the kernels' loops, give the
 // CPU's results.
 // [no_device]: a reduction that passes the host's checks stops at the device.
-// [device]: every reduction and softmax on the GPU against the CPU, in every dtype the front ends
-// give them, over contiguous, transposed, sliced and expanded inputs and out= layouts; argmax's
-// NaN and tie rules; gradients through them. Not yet run on hardware.
+// [device]: every reduction, softmax and scan on the GPU against the CPU, in every dtype the front
+// ends give them, over contiguous, transposed, sliced and expanded inputs and out= layouts;
+// argmax's NaN and tie rules; gradients through them. Not yet run on hardware.
 #include <catch2/catch.hpp>
 
 #include "fake_cuda.hpp"
@@ -63,11 +63,12 @@ std::vector<tc::ReduceKernelKey> all_reduce_keys(bool index64) {
 
 using cuda_test_support::kSanitized;
 
-TEST_CASE("row kernels: every reduction and softmax compiles to PTX for sm_80 and sm_90",
+TEST_CASE("row kernels: every reduction, softmax and scan compiles to PTX for sm_80 and sm_90",
           "[cuda][reduce][nvrtc]") {
   struct Keys {
     std::vector<tc::ReduceKernelKey> reductions;
     std::vector<tc::SoftmaxKernelKey> softmaxes;
+    std::vector<tc::ScanKernelKey> scans;
     int arch;
   };
   std::vector<Keys> sets;
@@ -81,11 +82,15 @@ TEST_CASE("row kernels: every reduction and softmax compiles to PTX for sm_80 an
     for (const tp::DType dt : {tp::kFloat, tp::kDouble}) {
       for (const bool log : {false, true}) softmaxes.push_back({dt, log, index64});
     }
-    for (const int arch : {80, 90}) sets.push_back({keys, softmaxes, arch});
+    std::vector<tc::ScanKernelKey> scans;
+    for (const tp::DType dt : {tp::kLong, tp::kFloat, tp::kDouble}) {
+      for (const bool prod : {false, true}) scans.push_back({dt, prod, index64});
+    }
+    for (const int arch : {80, 90}) sets.push_back({keys, softmaxes, scans, arch});
   }
   std::vector<cuda_test_support::Program> programs;
   for (const Keys& k : sets) {
-    programs.push_back({tc::row_kernel_source(k.reductions, k.softmaxes),
+    programs.push_back({tc::row_kernel_source(k.reductions, k.softmaxes, k.scans),
                         tc::reduce_kernel_name(k.reductions[0]),
                         k.arch,
                         {},
@@ -98,6 +103,9 @@ TEST_CASE("row kernels: every reduction and softmax compiles to PTX for sm_80 an
     REQUIRE(p.error.empty());
     for (const auto& key : sets[i].reductions) {
       CHECK(p.ptx.find(".entry " + tc::reduce_kernel_name(key) + "(") != std::string::npos);
+    }
+    for (const auto& key : sets[i].scans) {
+      CHECK(p.ptx.find(".entry " + tc::scan_kernel_name(key) + "(") != std::string::npos);
     }
     for (const auto& key : sets[i].softmaxes) {
       CHECK(p.ptx.find(".entry " + tc::softmax_kernel_name(key) + "(") != std::string::npos);
@@ -123,6 +131,10 @@ TEST_CASE("row kernels: keys, names, and the keys no kernel exists for", "[cuda]
                                       "Half"));
   CHECK_THROWS_AS(tc::check_reduce_kernel_key({static_cast<R>(99), tp::kFloat, tp::kFloat}),
                   tp::Error);
+  CHECK(tc::scan_kernel_name({tp::kLong, true, false}) == "tp_cumprod_int64_i32");
+  CHECK_THROWS_MATCHES(tc::check_scan_kernel_key({tp::kInt, false, false}), tp::TypeError,
+                       Catch::Message("cuda: cumsum kernels compute in int64, float32 or float64, "
+                                      "not Int"));
   // Distinct keys, distinct table slots.
   std::vector<std::uint64_t> slots;
   for (const auto& key : all_reduce_keys(false)) {
@@ -345,6 +357,57 @@ TEST_CASE("cuda softmax: the parameter addresses every layout along every dimens
   }
 }
 
+// The scan kernel's loop (reduce_source.hpp's scan_rows) on the host: float32 accumulated in
+// float64, in order, as the kernel and the CPU do: results agree bit for bit.
+template <class Index>
+void emulate_scan(const tc::ReduceParams<Index>& p, bool prod) {
+  for (Index r = 0; r < p.rows; ++r) {
+    const auto base = p.outer.get(r);
+    double acc = prod ? 1 : 0;
+    for (Index j = 0; j < p.length; ++j) {
+      const auto o = p.inner.get(j);
+      const double x = load(p.in + base.v[1] + o.v[1]);
+      acc = prod ? acc * x : acc + x;
+      const auto y = static_cast<float>(acc);
+      std::memcpy(p.out + base.v[0] + o.v[0], &y, sizeof y);
+    }
+  }
+}
+
+TEST_CASE("cuda scans: the parameter addresses every layout along every dimension",
+          "[cuda][reduce][scan]") {
+  Blob a({4, 6, 5}, [](std::size_t i) { return value_of(i) * 0.25f + 0.5f; });
+  for (const Layout& layout : layouts()) {
+    const tp::Tensor x = layout.view(a.cuda), x_cpu = layout.view(a.cpu);
+    for (int64_t dim = 0; dim < 3; ++dim) {
+      for (const bool prod : {false, true}) {
+        for (const bool reversed : {false, true}) {
+          CAPTURE(layout.name, dim, prod, reversed);
+          Out out(std::vector<int64_t>(x.sizes().begin(), x.sizes().end()), reversed);
+          const tc::RowSpace space = tc::make_row_space(out.cuda, x, mask_of({dim}), true);
+          const tc::RowLaunch plan = tc::plan_rows(space, out.cuda, x, /*serial_only=*/true);
+          CHECK(plan.serial);
+          emulate_scan(
+              tc::make_reduce_params<unsigned>(space, plan, tc::detail::device_bytes(out.cuda),
+                                               tc::detail::device_bytes(x)),
+              prod);
+          const tp::Tensor want = prod ? tp::cumprod(x_cpu, dim) : tp::cumsum(x_cpu, dim);
+          CHECK(tp::equal(out.cpu, want));
+        }
+      }
+    }
+  }
+  // In place: each element is read before it is written.
+  Blob b({3, 7}, value_of);
+  const tp::Tensor want = tp::cumsum(b.cpu.clone(), 1);
+  const tc::RowSpace space = tc::make_row_space(b.cuda, b.cuda, mask_of({1}), true);
+  const tc::RowLaunch plan = tc::plan_rows(space, b.cuda, b.cuda, true);
+  emulate_scan(tc::make_reduce_params<unsigned>(space, plan, tc::detail::device_bytes(b.cuda),
+                                                tc::detail::device_bytes(b.cuda)),
+               false);
+  CHECK(tp::equal(b.cpu, want));
+}
+
 TEST_CASE("cuda reductions: row spaces merge what can be merged, plans pick the launch",
           "[cuda][reduce]") {
   Blob a({64, 32}, value_of);
@@ -421,6 +484,7 @@ TEST_CASE("without a device, a reduction that passes the host's checks stops at 
                        Catch::Message(why));
   Out sm({3, 4}, false);
   CHECK_THROWS_AS(tp::softmax_out(sm.cuda, a.cuda, 1), tc::CUDAUnavailableError);
+  CHECK_THROWS_AS(tp::cumsum_out(sm.cuda, a.cuda, 1), tc::CUDAUnavailableError);
   CHECK(std::isnan(out.host[0]));
 }
 
@@ -540,6 +604,26 @@ TEST_CASE("cuda softmax: every layout and dimension, float16 through float32, in
   const tp::Tensor want = tp::softmax(y.cpu(), 1);
   tp::softmax_out(y, y, 1);
   CHECK(tp::allclose(y.cpu(), want, 1e-5, 1e-6));
+}
+
+TEST_CASE("cuda scans: cumsum and cumprod in every dtype and layout, bit for bit", "[device]") {
+  REQUIRE(tp::cuda::is_available());
+  for (const tp::DType dt : all_dtypes()) {
+    const tp::Tensor base = sample(dt, {4, 50, 3}, 11);
+    for (const bool permuted : {false, true}) {
+      const tp::Tensor x_cpu = permuted ? base.permute({2, 0, 1}) : base;
+      const tp::Tensor x = permuted ? base.cuda().permute({2, 0, 1}) : base.cuda();
+      for (int64_t dim = 0; dim < 3; ++dim) {
+        CAPTURE(tp::scalar_type_name(dt), permuted, dim);
+        CHECK(tp::equal(tp::cumsum(x, dim).cpu(), tp::cumsum(x_cpu, dim)));
+        if (dt != tp::kBool) CHECK(tp::equal(tp::cumprod(x, dim).cpu(), tp::cumprod(x_cpu, dim)));
+      }
+    }
+  }
+  tp::Tensor y = tp::randn({5, 300}).cuda();
+  const tp::Tensor want = tp::cumsum(y.cpu(), 1);
+  y.cumsum_(1);
+  CHECK(tp::equal(y.cpu(), want));
 }
 
 TEST_CASE("cuda reductions and softmax: gradients through them match the CPU's", "[device]") {

@@ -58,8 +58,10 @@ concept AllocationPolicy = requires {
   { P::device_type } -> std::convertible_to<DeviceType>;
   // Whether tensors on the device can alias storage through strides (Vulkan cannot).
   { P::supports_strided_views } -> std::convertible_to<bool>;
-  { P::allocator() } noexcept -> std::convertible_to<Allocator*>;
+  { P::allocator() }
+  noexcept->std::convertible_to<Allocator*>;
   typename P::allocator_type;
-} && std::derived_from<typename P::allocator_type, Allocator>;
+}
+&&std::derived_from<typename P::allocator_type, Allocator>;
 
 }  // namespace tensorplay

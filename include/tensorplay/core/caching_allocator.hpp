@@ -93,8 +93,8 @@ struct CachingAllocatorStats {
   std::size_t peak_reserved_bytes = 0;  // high-water mark of reserved since the last reset
   std::uint64_t num_allocs = 0;         // non-zero-byte allocations = cache_hits + cache_misses
   std::uint64_t num_frees = 0;
-  std::uint64_t cache_hits = 0;         // served from a thread cache or the shared pool
-  std::uint64_t cache_misses = 0;       // needed a system allocation
+  std::uint64_t cache_hits = 0;    // served from a thread cache or the shared pool
+  std::uint64_t cache_misses = 0;  // needed a system allocation
   std::uint64_t num_system_allocs = 0;
   std::uint64_t num_system_frees = 0;
 };
@@ -367,8 +367,7 @@ class CachingAllocator final : public Allocator {
     const std::size_t total = b->total;
     detail::asan_poison(data, total - detail::kBlockHeaderBytes);
     detail::ThreadCache* c = detail::tls_state().cache;
-    if (__builtin_expect(c != nullptr, 1) &&
-        !c->drop_requested.load(std::memory_order_relaxed)) {
+    if (__builtin_expect(c != nullptr, 1) && !c->drop_requested.load(std::memory_order_relaxed)) {
       const std::size_t cached = c->cached_bytes.load(std::memory_order_relaxed) + total;
       if (__builtin_expect(cached <= detail::thread_cache_limit(), 1)) {
         if (detail::BlockHeader** head = c->lists.find_or_insert(total)) {
@@ -461,8 +460,7 @@ class CachingAllocator final : public Allocator {
   static void* allocate_block(std::size_t nbytes) {
     const std::size_t total = detail::block_total(nbytes);
     ThreadCache* c = detail::tls_state().cache;
-    if (__builtin_expect(c != nullptr, 1) &&
-        !c->drop_requested.load(std::memory_order_relaxed)) {
+    if (__builtin_expect(c != nullptr, 1) && !c->drop_requested.load(std::memory_order_relaxed)) {
       BlockHeader** head = c->lists.find(total);
       if (__builtin_expect(head != nullptr && *head != nullptr, 1)) {
         BlockHeader* b = *head;
@@ -578,8 +576,7 @@ class CachingAllocator final : public Allocator {
       if (c->next != nullptr) c->next->prev = c->prev;
       if (registry_ == c) registry_ = c->next;
       retired_hits_.fetch_add(c->hits.load(std::memory_order_relaxed), std::memory_order_relaxed);
-      retired_frees_.fetch_add(c->frees.load(std::memory_order_relaxed),
-                               std::memory_order_relaxed);
+      retired_frees_.fetch_add(c->frees.load(std::memory_order_relaxed), std::memory_order_relaxed);
     }
     delete c;
   }
@@ -647,8 +644,8 @@ class CachingAllocator final : public Allocator {
       empty_cache();
       raw = std::aligned_alloc(detail::kCpuAlignment, total);
     }
-    TP_CHECK(raw != nullptr, "CachingAllocator: not enough memory: you tried to allocate ",
-             nbytes, " bytes.");
+    TP_CHECK(raw != nullptr, "CachingAllocator: not enough memory: you tried to allocate ", nbytes,
+             " bytes.");
     num_system_allocs_.fetch_add(1);
     raise_peak(reserved_bytes_.fetch_add(total) + total);
     detail::asan_poison(static_cast<char*>(raw) + detail::kBlockHeaderBytes,

@@ -73,8 +73,8 @@ class Device {
  private:
   constexpr void validate() const {
     TP_CHECK(index_ >= -1, "Device index must be -1 or non-negative, got ", int(index_));
-    TP_CHECK(type_ != DeviceType::CPU || index_ <= 0,
-             "CPU device index must be -1 or zero, got ", int(index_));
+    TP_CHECK(type_ != DeviceType::CPU || index_ <= 0, "CPU device index must be -1 or zero, got ",
+             int(index_));
   }
 
   static Device parse(const std::string& str) {

@@ -69,29 +69,40 @@ constexpr Allocator* compiled_in_allocator() noexcept {
   }
 }
 
+// The pinned-memory allocator of the compiled-in backend that has one (DevicePolicy's
+// pinned_allocator(): CUDA), or none.
+template <DeviceType D>
+constexpr Allocator* compiled_in_pinned_allocator() noexcept {
+  if constexpr (requires { DevicePolicy<D>::pinned_allocator(); }) {
+    return DevicePolicy<D>::pinned_allocator();
+  } else {
+    return nullptr;
+  }
+}
+
 // Thread safety: slots are atomics; setAllocator may race with getAllocator (the reader sees
 // either the old or the new allocator, both of which stay alive forever).
 struct AllocatorTable {
   std::array<std::atomic<Allocator*>, kNumDeviceTypes> slots;
-  std::atomic<Allocator*> pinned{nullptr};  // page-locked host memory, set by the CUDA backend
+  std::atomic<Allocator*> pinned;  // page-locked host memory: the CUDA backend's
 
   template <std::size_t... I>
   explicit AllocatorTable(std::index_sequence<I...>) noexcept
-      : slots{compiled_in_allocator<static_cast<DeviceType>(I)>()...} {}
+      : slots{compiled_in_allocator<static_cast<DeviceType>(I)>()...},
+        pinned{compiled_in_pinned_allocator<DeviceType::CUDA>()} {}
 };
 
 // Never destroyed: tensors destroyed during static destruction still find their allocator.
 inline AllocatorTable& allocator_table() noexcept {
-  static AllocatorTable* table =
-      new AllocatorTable(std::make_index_sequence<kNumDeviceTypes>{});
+  static AllocatorTable* table = new AllocatorTable(std::make_index_sequence<kNumDeviceTypes>{});
   return *table;
 }
 
 }  // namespace detail
 
 inline Allocator* getAllocator(DeviceType t) {
-  Allocator* a = detail::allocator_table().slots[static_cast<int>(t)].load(
-      std::memory_order_acquire);
+  Allocator* a =
+      detail::allocator_table().slots[static_cast<int>(t)].load(std::memory_order_acquire);
   TP_CHECK(a, "no allocator for device type ", t, ": TensorPlay was compiled without ", t,
            " support; define ", device_feature_macro(t),
            " (link the matching tensorplay:: target) to enable it");
@@ -107,18 +118,19 @@ inline void setAllocator(DeviceType t, Allocator* allocator) {
     constexpr auto defaults = []<std::size_t... I>(std::index_sequence<I...>) {
       return std::array<Allocator* (*)() noexcept, kNumDeviceTypes>{
           &detail::compiled_in_allocator<static_cast<DeviceType>(I)>...};
-    }(std::make_index_sequence<kNumDeviceTypes>{});
+    }
+    (std::make_index_sequence<kNumDeviceTypes>{});
     allocator = defaults[static_cast<int>(t)]();
   }
-  detail::allocator_table().slots[static_cast<int>(t)].store(allocator,
-                                                             std::memory_order_release);
+  detail::allocator_table().slots[static_cast<int>(t)].store(allocator, std::memory_order_release);
 }
 
 // Page-locked host memory for fast host<->device copies; provided by the CUDA backend.
 inline Allocator* getPinnedMemoryAllocator() {
   Allocator* a = detail::allocator_table().pinned.load(std::memory_order_acquire);
-  TP_CHECK(a, "no pinned-memory allocator: pinned host memory comes with the CUDA backend; "
-              "define TENSORPLAY_USE_CUDA to enable it");
+  TP_CHECK(a,
+           "no pinned-memory allocator: pinned host memory comes with the CUDA backend; "
+           "define TENSORPLAY_USE_CUDA to enable it");
   return a;
 }
 inline void setPinnedMemoryAllocator(Allocator* allocator) noexcept {

@@ -31,8 +31,16 @@ struct FunctionDeleterContext {
 inline Tensor make_tensor(Storage storage, DType dtype, IntArrayRef sizes, IntArrayRef strides,
                           int64_t storage_offset = 0) {
   safe_compute_numel(sizes);
-  return Tensor(make_intrusive<TensorImpl>(std::move(storage), dtype, sizes, strides,
-                                           storage_offset));
+  return Tensor(
+      make_intrusive<TensorImpl>(std::move(storage), dtype, sizes, strides, storage_offset));
+}
+
+// The allocator a factory draws from: its device's, or page-locked host memory when the
+// options ask for pinned memory (PyTorch's pin_memory=True), which only a CPU tensor can be.
+inline Allocator* factory_allocator(const TensorOptions& options, Device dev) {
+  if (!options.pinned_memory()) return getAllocator(dev.type());
+  TP_CHECK(dev.is_cpu(), "Only dense CPU tensors can be pinned");
+  return getPinnedMemoryAllocator();
 }
 
 }  // namespace detail
@@ -49,12 +57,12 @@ Tensor empty(IntArrayRef sizes, const TensorOptions& options = {},
   const DType dt = options.dtype();
   const Device dev = options.device();
   const std::size_t nbytes = detail::contiguous_nbytes(sizes, itemsize(dt));
-  Allocator* allocator = getAllocator(dev.type());
+  Allocator* allocator = detail::factory_allocator(options, dev);
   Storage storage(use_byte_size, nbytes, allocator->allocate(nbytes, dev), allocator,
                   /*resizable=*/true);
   if (format == MemoryFormat::Contiguous) {
-    return detail::finish_factory(
-        Tensor(make_intrusive<TensorImpl>(std::move(storage), dt, sizes)), options);
+    return detail::finish_factory(Tensor(make_intrusive<TensorImpl>(std::move(storage), dt, sizes)),
+                                  options);
   }
   auto impl = make_intrusive<TensorImpl>(std::move(storage), dt);
   const auto strides = strides_for(sizes, format);
@@ -63,12 +71,11 @@ Tensor empty(IntArrayRef sizes, const TensorOptions& options = {},
 }
 
 template <class = void>
-Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides,
-                     const TensorOptions& options = {}) {
+Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options = {}) {
   const DType dt = options.dtype();
   const Device dev = options.device();
   const std::size_t nbytes = detail::storage_nbytes(sizes, strides, itemsize(dt));
-  Allocator* allocator = getAllocator(dev.type());
+  Allocator* allocator = detail::factory_allocator(options, dev);
   Storage storage(use_byte_size, nbytes, allocator->allocate(nbytes, dev), allocator,
                   /*resizable=*/true);
   return detail::finish_factory(detail::make_tensor(std::move(storage), dt, sizes, strides),

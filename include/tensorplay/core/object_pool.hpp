@@ -35,7 +35,7 @@ class ObjectPool {
       --s.count;
       return n;
     }
-    return ::operator new(Size, std::align_val_t{Align});
+    return ::operator new (Size, std::align_val_t{Align});
   }
 
   static void deallocate(void* p) noexcept {
@@ -50,7 +50,7 @@ class ObjectPool {
       return;
     }
 #endif
-    ::operator delete(p, std::align_val_t{Align});
+    ::operator delete (p, std::align_val_t{Align});
   }
 
  private:
@@ -74,7 +74,7 @@ class ObjectPool {
       s.dead = true;
       while (Node* n = s.head) {
         s.head = n->next;
-        ::operator delete(n, std::align_val_t{Align});
+        ::operator delete (n, std::align_val_t{Align});
       }
       s.count = 0;
     }
@@ -91,11 +91,11 @@ template <class Self>
 struct PooledObject {
   static void* operator new(std::size_t n) {
     if (n == sizeof(Self)) return ObjectPool<sizeof(Self), alignof(Self)>::allocate();
-    return ::operator new(n, std::align_val_t{alignof(Self)});
+    return ::operator new (n, std::align_val_t{alignof(Self)});
   }
   static void operator delete(void* p, std::size_t n) noexcept {
     if (n == sizeof(Self)) return ObjectPool<sizeof(Self), alignof(Self)>::deallocate(p);
-    ::operator delete(p, std::align_val_t{alignof(Self)});
+    ::operator delete (p, std::align_val_t{alignof(Self)});
   }
 };
 

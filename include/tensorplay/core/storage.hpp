@@ -47,9 +47,7 @@ class Storage {
   Device device() const noexcept { return impl_->device(); }
   DeviceType device_type() const noexcept { return impl_->device_type(); }
 
-  bool is_alias_of(const Storage& other) const noexcept {
-    return impl_ && impl_ == other.impl_;
-  }
+  bool is_alias_of(const Storage& other) const noexcept { return impl_ && impl_ == other.impl_; }
   std::size_t use_count() const noexcept { return impl_.use_count(); }
   bool unique() const noexcept { return impl_.unique(); }
 

@@ -241,8 +241,7 @@ class Tensor {
   template <class = void>
   std::vector<Tensor> tensor_split(IntArrayRef indices, int64_t dim = 0) const;
   template <class = void>
-  std::vector<Tensor> tensor_split(const Tensor& tensor_indices_or_sections,
-                                   int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(const Tensor& tensor_indices_or_sections, int64_t dim = 0) const;
   template <class = void>
   std::vector<Tensor> hsplit(int64_t sections) const;
   template <class = void>
@@ -307,6 +306,13 @@ class Tensor {
   Tensor cuda() const;
   template <class = void>
   Tensor vulkan() const;
+  // Page-locked host memory (libtorch's pin_memory / is_pinned): a pinned copy of a CPU tensor
+  // (itself if it is pinned already), for asynchronous copies to a device; needs the CUDA
+  // backend. is_pinned() is whether the storage came from getPinnedMemoryAllocator().
+  template <class = void>
+  Tensor pin_memory() const;
+  template <class = void>
+  bool is_pinned() const;
   template <class = void>
   const Tensor& fill_(const Scalar& value) const;
   template <class = void>
@@ -1002,7 +1008,8 @@ class Tensor {
   }
 
   static void* host_data(TensorImpl* i) {
-    if (!i->device().is_cpu()) [[unlikely]] throw_not_host_addressable(i->device());
+    if (!i->device().is_cpu()) [[unlikely]]
+      throw_not_host_addressable(i->device());
     return i->data();
   }
   // Out of line and cold, so that data_ptr() stays a compare and a load where it is inlined.

@@ -19,8 +19,8 @@
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/inference_mode.hpp>
 #include <tensorplay/core/intrusive_ptr.hpp>
-#include <tensorplay/core/object_pool.hpp>
 #include <tensorplay/core/memory_format.hpp>
+#include <tensorplay/core/object_pool.hpp>
 #include <tensorplay/core/sizes_and_strides.hpp>
 #include <tensorplay/core/storage.hpp>
 #include <tensorplay/core/version_counter.hpp>
@@ -201,8 +201,7 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
     return sizes_and_strides_.size_at_unchecked(maybe_wrap_dim(d, dim(), /*wrap_scalar=*/false));
   }
   int64_t stride(int64_t d) const {
-    return sizes_and_strides_.stride_at_unchecked(
-        maybe_wrap_dim(d, dim(), /*wrap_scalar=*/false));
+    return sizes_and_strides_.stride_at_unchecked(maybe_wrap_dim(d, dim(), /*wrap_scalar=*/false));
   }
   int64_t storage_offset() const noexcept { return storage_offset_; }
   const SizesAndStrides& sizes_and_strides() const noexcept { return sizes_and_strides_; }
@@ -304,8 +303,8 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
         creation = base.creation_meta_;
       view_base_ = base.view_base_;
     } else {
-      view_base_ = intrusive_ptr<TensorImpl>::unsafe_reclaim_from_nonowning(
-          const_cast<TensorImpl*>(&base));
+      view_base_ =
+          intrusive_ptr<TensorImpl>::unsafe_reclaim_from_nonowning(const_cast<TensorImpl*>(&base));
     }
     creation_meta_ = creation;
     view_version_ = version_counter_.current_version();
@@ -411,14 +410,14 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
     memory_format_ = suggest_memory_format();
   }
 
-  int64_t storage_offset_ = 0;             // (1) in elements
-  SizesAndStrides sizes_and_strides_;      // (2) inline up to rank 5
-  int64_t numel_ = 0;                      //     cached product of sizes
-  DType dtype_;                            // (3)
+  int64_t storage_offset_ = 0;         // (1) in elements
+  SizesAndStrides sizes_and_strides_;  // (2) inline up to rank 5
+  int64_t numel_ = 0;                  //     cached product of sizes
+  DType dtype_;                        // (3)
   Device device_;
-  VariableVersion version_counter_;        // (4) shared with every alias
+  VariableVersion version_counter_;  // (4) shared with every alias
   bool inference_ = false;
-  bool is_contiguous_ = true;              // (5) cached from the geometry
+  bool is_contiguous_ = true;  // (5) cached from the geometry
   bool is_non_overlapping_and_dense_ = true;
   bool is_channels_last_ = false;
   MemoryFormat memory_format_ = MemoryFormat::Contiguous;
@@ -426,8 +425,8 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   CreationMeta creation_meta_ = CreationMeta::DEFAULT;  // (6) views only
   uint32_t view_version_ = 0;
   std::shared_ptr<AutogradMetaInterface> autograd_meta_;  // never copied
-  intrusive_ptr<TensorImpl> view_base_;    //     the root base of a view, never copied
-  Storage storage_;                        // (7) the shared bytes
+  intrusive_ptr<TensorImpl> view_base_;        //     the root base of a view, never copied
+  Storage storage_;                            // (7) the shared bytes
   intrusive_ptr<TensorImpl> transform_value_;  // (8) vmap batching wrapper
   std::shared_ptr<Quantizer> quantizer_;
   std::shared_ptr<SparseState> sparse_state_;

@@ -1,4 +1,5 @@
-// TensorOptions: the dtype, device, memory format and requires_grad a factory should produce (libtorch's
+// TensorOptions: the dtype, device, memory format, requires_grad and pinned_memory a factory
+// should produce (libtorch's
 // builder: `TensorOptions().dtype(kDouble).device("cpu")`, or the free functions
 // `dtype(kDouble)`, `device(kCPU)`; a DType, Device or MemoryFormat converts implicitly).
 #pragma once
@@ -23,9 +24,10 @@ class TensorOptions {
   TensorOptions(MemoryFormat f) noexcept : memory_format_(f) {}
   // Anything a Device can be built from ("cuda:1", a DeviceType and an index), as in libtorch.
   template <class... Args>
-    requires(sizeof...(Args) > 0 && std::is_constructible_v<Device, Args&&...> &&
-             !(sizeof...(Args) == 1 && (std::is_same_v<std::decay_t<Args>, Device> && ...)))
-  TensorOptions(Args&&... args) : device_(Device(std::forward<Args>(args)...)) {}
+  requires(sizeof...(Args) > 0 && std::is_constructible_v<Device, Args&&...> &&
+           !(sizeof...(Args) == 1 && (std::is_same_v<std::decay_t<Args>, Device> && ...)))
+      TensorOptions(Args&&... args)
+      : device_(Device(std::forward<Args>(args)...)) {}
 
   // Builders return a modified copy.
   TensorOptions dtype(std::optional<DType> d) const noexcept {
@@ -52,6 +54,13 @@ class TensorOptions {
     o.requires_grad_ = r;
     return o;
   }
+  // Page-locked CPU memory (getPinnedMemoryAllocator(): the CUDA backend's), for asynchronous
+  // copies to and from a device.
+  TensorOptions pinned_memory(std::optional<bool> p) const noexcept {
+    TensorOptions o = *this;
+    o.pinned_memory_ = p;
+    return o;
+  }
 
   // Accessors fill in the defaults (float32 on the CPU, row-major), as libtorch's do.
   DType dtype() const noexcept { return dtype_.value_or(kFloat); }
@@ -60,6 +69,9 @@ class TensorOptions {
     return memory_format_.value_or(MemoryFormat::Contiguous);
   }
   bool requires_grad() const noexcept { return requires_grad_.value_or(false); }
+  bool pinned_memory() const noexcept { return pinned_memory_.value_or(false); }
+  bool has_pinned_memory() const noexcept { return pinned_memory_.has_value(); }
+  std::optional<bool> pinned_memory_opt() const noexcept { return pinned_memory_; }
   bool has_dtype() const noexcept { return dtype_.has_value(); }
   bool has_requires_grad() const noexcept { return requires_grad_.has_value(); }
   bool has_device() const noexcept { return device_.has_value(); }
@@ -75,13 +87,15 @@ class TensorOptions {
     if (other.device_) r.device_ = other.device_;
     if (other.memory_format_) r.memory_format_ = other.memory_format_;
     if (other.requires_grad_) r.requires_grad_ = other.requires_grad_;
+    if (other.pinned_memory_) r.pinned_memory_ = other.pinned_memory_;
     return r;
   }
 
   friend std::ostream& operator<<(std::ostream& os, const TensorOptions& o) {
     return os << "TensorOptions(dtype=" << o.dtype() << ", device=" << o.device()
               << ", memory_format=" << o.memory_format()
-              << ", requires_grad=" << (o.requires_grad() ? "true" : "false") << ")";
+              << ", requires_grad=" << (o.requires_grad() ? "true" : "false")
+              << ", pinned_memory=" << (o.pinned_memory() ? "true" : "false") << ")";
   }
 
  private:
@@ -89,6 +103,7 @@ class TensorOptions {
   std::optional<Device> device_;
   std::optional<MemoryFormat> memory_format_;
   std::optional<bool> requires_grad_;
+  std::optional<bool> pinned_memory_;
 };
 
 inline TensorOptions dtype(DType d) noexcept { return TensorOptions().dtype(d); }

@@ -19,14 +19,17 @@ namespace tensorplay {
 
 template <class>
 const Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
-  (void)non_blocking;  // CPU copies are synchronous
   TP_CHECK(src.defined(), "copy_: the source tensor is undefined");
   // An undefined destination fails where the device check always caught it.
   TensorImpl* self = impl("device");
   return autograd::detail::differentiable_inplace<autograd::CopyBackwards>(
       *this,
       [&] {
-        detail::copy_impl(*this, src);
+        if (non_blocking) {
+          detail::copy_impl_non_blocking(*this, src);
+        } else {
+          detail::copy_impl(*this, src);
+        }
         self->bump_version();  // once, whatever path the copy took
       },
       autograd::detail::kSaveNothing, autograd::detail::kSaveNothing, src);
@@ -56,7 +59,7 @@ namespace detail {
 // libtorch's to_impl: self when nothing would change and no copy is asked for, else a copy.
 template <class = void>
 Tensor to_impl(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
-               bool copy, std::optional<MemoryFormat> memory_format) {
+               bool copy, std::optional<MemoryFormat> memory_format, bool non_blocking = false) {
   const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
   const DType dt = dtype.value_or(self.dtype());
   const Device dev = device.value_or(self.device());
@@ -65,9 +68,10 @@ Tensor to_impl(const Tensor& self, std::optional<DType> dtype, std::optional<Dev
     return self;
   }
   // To an integral or bool dtype there is no gradient, so no node (nor the edge to self).
-  if (!is_floating_point(dt)) return copy_to_new(self, TensorOptions().dtype(dt).device(dev), format);
+  const TensorOptions options = TensorOptions().dtype(dt).device(dev);
+  if (!is_floating_point(dt)) return copy_to_new(self, options, format, non_blocking);
   return autograd::detail::differentiable<autograd::ToCopyBackward0>(
-      [&] { return copy_to_new(self, TensorOptions().dtype(dt).device(dev), format); },
+      [&] { return copy_to_new(self, options, format, non_blocking); },
       autograd::detail::kSaveNothing, self);
 }
 
@@ -76,15 +80,13 @@ Tensor to_impl(const Tensor& self, std::optional<DType> dtype, std::optional<Dev
 template <class>
 Tensor Tensor::to(DType dtype, bool non_blocking, bool copy,
                   std::optional<MemoryFormat> memory_format) const {
-  (void)non_blocking;
-  return detail::to_impl(*this, dtype, std::nullopt, copy, memory_format);
+  return detail::to_impl(*this, dtype, std::nullopt, copy, memory_format, non_blocking);
 }
 
 template <class>
 Tensor Tensor::to(Device device, DType dtype, bool non_blocking, bool copy,
                   std::optional<MemoryFormat> memory_format) const {
-  (void)non_blocking;
-  return detail::to_impl(*this, dtype, device, copy, memory_format);
+  return detail::to_impl(*this, dtype, device, copy, memory_format, non_blocking);
 }
 
 template <class>
@@ -98,6 +100,28 @@ Tensor Tensor::cuda() const {
 }
 
 template <class>
+bool Tensor::is_pinned() const {
+  const Allocator* pinned = detail::allocator_table().pinned.load(std::memory_order_acquire);
+  return pinned != nullptr && impl("is_pinned")->device().is_cpu() &&
+         storage().allocator() == pinned;
+}
+
+// A pinned copy (PyTorch's _pin_memory): dense strides in self's dimension order, the same
+// values; its gradient flows back to self as a copy's does.
+template <class>
+Tensor Tensor::pin_memory() const {
+  TP_CHECK(impl("pin_memory")->device().is_cpu(), "cannot pin a tensor on ", device(),
+           ": only dense CPU tensors can be pinned");
+  if (is_pinned()) return *this;
+  return autograd::detail::differentiable<autograd::CloneBackward0>(
+      [&] {
+        return detail::copy_to_new(*this, TensorOptions().pinned_memory(true),
+                                   MemoryFormat::Preserve);
+      },
+      autograd::detail::kSaveNothing, *this);
+}
+
+template <class>
 Tensor Tensor::vulkan() const {
   return to(TensorOptions().device(kVulkan));
 }
@@ -105,12 +129,11 @@ Tensor Tensor::vulkan() const {
 template <class>
 Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy,
                   std::optional<MemoryFormat> memory_format) const {
-  (void)non_blocking;
   TP_CHECK(!(options.has_memory_format() && memory_format.has_value()),
            "Cannot set memory_format both in TensorOptions and explicit argument; please "
            "delete the redundant setter.");
   return detail::to_impl(*this, options.dtype_opt(), options.device_opt(), copy,
-                         memory_format ? memory_format : options.memory_format_opt());
+                         memory_format ? memory_format : options.memory_format_opt(), non_blocking);
 }
 
 namespace detail {

@@ -33,8 +33,9 @@ namespace detail {
 #if TENSORPLAY_X86_SIMD_
 // F16C's conversions, eight at a time; target-attributed, so they exist in every x86-64 build
 // and run only where the AVX2 level does (see convert_contiguous_simd).
-[[gnu::target(TENSORPLAY_TARGET_AVX2_)]] inline int64_t half_from_float_f16c(
-    Half* out, const float* in, int64_t n) noexcept {
+[[gnu::target(TENSORPLAY_TARGET_AVX2_)]] inline int64_t half_from_float_f16c(Half* out,
+                                                                             const float* in,
+                                                                             int64_t n) noexcept {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
@@ -42,8 +43,9 @@ namespace detail {
   }
   return i;
 }
-[[gnu::target(TENSORPLAY_TARGET_AVX2_)]] inline int64_t float_from_half_f16c(
-    float* out, const Half* in, int64_t n) noexcept {
+[[gnu::target(TENSORPLAY_TARGET_AVX2_)]] inline int64_t float_from_half_f16c(float* out,
+                                                                             const Half* in,
+                                                                             int64_t n) noexcept {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
@@ -319,9 +321,8 @@ void copy_kernel(const TensorIterator& iter) {
     // The loops compiled for the current CPU level (ops/cpu_capability.hpp), picked once.
     dispatch_element_bits(itemsize(to), [&]<class B>() {
       const auto block = cpu_dispatch_fn<&copy_loop_2d<B, B>, (sizeof(B) >= 4)>();
-      iter.for_each([block](char** d, const int64_t* s, int64_t m0, int64_t m1) {
-        block(d, s, m0, m1);
-      });
+      iter.for_each(
+          [block](char** d, const int64_t* s, int64_t m0, int64_t m1) { block(d, s, m0, m1); });
     });
   } else if (!dispatch_direct_conversion(to, from, [&]<class To, class From>() {
                const auto row = cpu_dispatch_fn<&copy_loop<To, From>, kDispatchedTypes<To, From>>();
@@ -335,14 +336,27 @@ void copy_kernel(const TensorIterator& iter) {
   }
 }
 
+// The iteration of dst = src (any dtypes; src broadcast to dst's shape, which is kept), with
+// PyTorch's overlap checks. Devices are the caller's: a device's copy kernel builds it too.
+template <class = void>
+TensorIterator copy_iterator(const Tensor& dst, const Tensor& src) {
+  return TensorIteratorConfig()
+      .add_output(dst)
+      .add_input(src)
+      .check_all_same_dtype(false)
+      .check_all_same_device(false)
+      .resize_outputs(false)
+      .build();
+}
+
 template <class>
 void copy_impl(const Tensor& dst, const Tensor& src) {
   TP_CHECK(src.defined(), "copy_: the source tensor is undefined");
   // The one cross-device entry (the spec's): a copy that involves another device is that
   // device's kernel, which picks its path from both devices (upload, download, on-device).
   if (!dst.is_cpu() || !src.is_cpu()) {
-    return call_device_kernel<CopyOp>(dst.is_cpu() ? src.device().type() : dst.device().type(),
-                                      dst, src);
+    return call_device_kernel<CopyOp>(dst.is_cpu() ? src.device().type() : dst.device().type(), dst,
+                                      src);
   }
   // a.copy_(a), or another view of exactly the same elements: nothing to move (PyTorch returns
   // early for both).
@@ -362,27 +376,41 @@ void copy_impl(const Tensor& dst, const Tensor& src) {
   // the overlaps PyTorch can prove partial; the rest (a strided or expanded source sharing
   // bytes with dst) are copied in place in iteration order, as PyTorch does, which the values
   // PyTorch gives then depend on (a[2:5].copy_(a[0:6:2]) reads a[2] after writing it).
-  TensorIterator iter = TensorIteratorConfig()
-                            .add_output(dst)
-                            .add_input(src)
-                            .check_all_same_dtype(false)
-                            .check_all_same_device(false)
-                            .resize_outputs(false)
-                            .build();
+  TensorIterator iter = copy_iterator(dst, src);
   if (iter.numel() == 0) return;
   copy_kernel(iter);
+}
+
+// copy_(src, non_blocking=true): the device's asynchronous copy where its backend has one
+// (CUDA, to and from pinned memory), else the blocking copy; CPU copies are always synchronous.
+template <class = void>
+void copy_impl_non_blocking(const Tensor& dst, const Tensor& src) {
+  TP_CHECK(src.defined(), "copy_: the source tensor is undefined");
+  if (!dst.is_cpu() || !src.is_cpu()) {
+    const DeviceType t = dst.is_cpu() ? src.device().type() : dst.device().type();
+    if (try_device_kernel<NonBlockingCopyOp>(t, dst, src)) return;
+  }
+  copy_impl(dst, src);
 }
 
 // clone and to: new bytes laid out by empty_like's policy (Preserve keeps a dense input's
 // strides and gives any other input dense strides in its own dimension order), filled by one
 // memcpy when the layouts agree, and a version of 0.
 template <class>
-Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format) {
-  Tensor out = empty_like(self, options, format);
+Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format,
+                   bool non_blocking) {
+  // A non-blocking copy from a device to the CPU lands in pinned memory, as PyTorch's _to_copy
+  // does, so that it can be asynchronous.
+  const bool pin_out = non_blocking && !self.is_cpu() && options.device().is_cpu() &&
+                       !options.has_pinned_memory() && is_compiled_in<DeviceType::CUDA> &&
+                       self.is_cuda();
+  Tensor out = empty_like(self, pin_out ? options.pinned_memory(true) : options, format);
   if (out.dtype() == self.dtype() && out.strides() == self.strides() &&
       self.is_non_overlapping_and_dense() && self.is_cpu() && out.is_cpu()) {
     // Dense with equal strides: both are the same run of numel elements from data_ptr.
     if (self.numel() > 0) copy_bytes(out.data_ptr(), self.data_ptr(), self.nbytes());
+  } else if (non_blocking) {
+    copy_impl_non_blocking(out, self);
   } else {
     copy_impl(out, self);
   }

@@ -103,10 +103,10 @@ inline DeviceIndex device_count() noexcept { return 0; }
 template <class F>
 decltype(auto) dispatch_device(DeviceType t, std::string_view op, F&& f) {
   switch (t) {
-    case DeviceType::CPU:
-      return f.template operator()<DeviceType::CPU>();
+    case DeviceType::CPU: return f.template operator()<DeviceType::CPU>();
     case DeviceType::CUDA:
-      if constexpr (is_compiled_in<DeviceType::CUDA>) return f.template operator()<DeviceType::CUDA>();
+      if constexpr (is_compiled_in<DeviceType::CUDA>)
+        return f.template operator()<DeviceType::CUDA>();
       break;
     case DeviceType::Vulkan:
       if constexpr (is_compiled_in<DeviceType::Vulkan>) {
@@ -144,8 +144,33 @@ void call_device_kernel(DeviceType t, const A&... a) {
   call_device_kernel_as<Op>(t, Op::name, a...);
 }
 
+// Runs Op's kernel for device t when its backend has one and returns true; false when it has
+// none (the caller takes its general path). A device that is not compiled in raises the error.
+namespace detail {
+template <class Op, DeviceType D, class... A>
+bool run_device_kernel_if_any(const A&... a) {
+  if constexpr (requires { DeviceKernel<Op, D>::run(a...); }) {
+    DeviceKernel<Op, D>::run(a...);
+    return true;
+  } else {
+    return false;
+  }
+}
+}  // namespace detail
+template <class Op, class... A>
+bool try_device_kernel(DeviceType t, const A&... a) {
+  return dispatch_device(
+      t, Op::name, [&]<DeviceType D>() { return detail::run_device_kernel_if_any<Op, D>(a...); });
+}
+
 // ---- op tags: the ops whose kernel step goes through DeviceKernel -----------------------------
 struct CopyOp {  // run(const Tensor& dst, const Tensor& src): one side is on the device
+  static constexpr std::string_view name = "aten::copy_";
+};
+// copy_(src, non_blocking=true), run(const Tensor& dst, const Tensor& src): a copy that may
+// return before it completes (with pinned host memory); optional: a backend without it gets the
+// blocking CopyOp.
+struct NonBlockingCopyOp {
   static constexpr std::string_view name = "aten::copy_";
 };
 struct FillOp {  // run(const Tensor& self, const Scalar& value)
@@ -160,6 +185,11 @@ struct FillOp {  // run(const Tensor& self, const Scalar& value)
 enum class ReduceCode : std::uint32_t { Sum, Mean, Prod, Amax, Amin, Argmax, Argmin };
 struct ReduceOp {};
 
+// cumsum / cumprod along one dimension: run(const Tensor& result, const Tensor& self,
+// int64_t dim, bool prod), result of self's shape and dtype (int64, float32 or float64: the
+// front end's compute dtype; float32 accumulates in float64, as the CPU's); result may be self.
+struct ScanOp {};
+
 // softmax / log_softmax along one dimension: run(const Tensor& result, const Tensor& self,
 // int64_t dim, bool log), result of self's shape and dtype.
 struct SoftmaxOp {};
@@ -173,34 +203,34 @@ struct ProductOp {};
 // device but CPU 0-d inputs (wrapped numbers), in iter's dtypes; s0/s1 are the code's scalars.
 // The front end (ops/tensor_iterator.hpp's pointwise_on_device) finishes the iterator.
 struct PointwiseOp {};
-#define TENSORPLAY_POINTWISE_CODES_(X)                                                        \
-  /* binary: out = f(in0, in1); add/sub: in0 + s0 * in1 */                                   \
-  X(Add, "add") X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(Maximum, "maximum")               \
-  X(Minimum, "minimum") X(Pow, "pow") X(Eq, "eq") X(Ne, "ne") X(Lt, "lt") X(Le, "le")          \
-  X(Gt, "gt") X(Ge, "ge") X(Atan2, "atan2") X(Remainder, "remainder") X(Fmod, "fmod")         \
-  X(DivTrunc, "div") X(DivFloor, "div")                                                       \
-  /* ternary: out = in0 ? in1 : in2 */                                                        \
-  X(Where, "where")                                                                           \
-  /* unary; clamp: min(max(x, s0), s1) */                                                     \
-  X(Neg, "neg") X(Abs, "abs") X(Exp, "exp") X(Log, "log") X(Sqrt, "sqrt") X(Rsqrt, "rsqrt")    \
-  X(Tanh, "tanh") X(Sigmoid, "sigmoid") X(Relu, "relu") X(Gelu, "gelu") X(GeluTanh, "gelu")    \
-  X(Silu, "silu") X(Sin, "sin") X(Cos, "cos") X(Clamp, "clamp") X(Reciprocal, "reciprocal")   \
-  X(Square, "square") X(Tan, "tan") X(Asin, "asin") X(Acos, "acos") X(Atan, "atan")           \
-  X(Sinh, "sinh") X(Cosh, "cosh") X(Exp2, "exp2") X(Expm1, "expm1") X(Log2, "log2")           \
-  X(Log10, "log10") X(Log1p, "log1p") X(Erf, "erf") X(Floor, "floor") X(Ceil, "ceil")         \
-  X(Trunc, "trunc") X(Round, "round")
+#define TENSORPLAY_POINTWISE_CODES_(X)                                                          \
+  /* binary: out = f(in0, in1); add/sub: in0 + s0 * in1 */                                      \
+  X(Add, "add")                                                                                 \
+  X(Sub, "sub")                                                                                 \
+  X(Mul, "mul") X(Div, "div") X(Maximum, "maximum") X(Minimum, "minimum") X(Pow, "pow")         \
+      X(Eq, "eq") X(Ne, "ne") X(Lt, "lt") X(Le, "le") X(Gt, "gt") X(Ge, "ge") X(Atan2, "atan2") \
+          X(Remainder, "remainder") X(Fmod, "fmod") X(DivTrunc, "div")                          \
+              X(DivFloor, "div") /* ternary: out = in0 ? in1 : in2 */                           \
+      X(Where, "where")          /* unary; clamp: min(max(x, s0), s1) */                        \
+      X(Neg, "neg") X(Abs, "abs") X(Exp, "exp") X(Log, "log") X(Sqrt, "sqrt") X(Rsqrt, "rsqrt") \
+          X(Tanh, "tanh") X(Sigmoid, "sigmoid") X(Relu, "relu") X(Gelu, "gelu")                 \
+              X(GeluTanh, "gelu") X(Silu, "silu") X(Sin, "sin") X(Cos, "cos") X(Clamp, "clamp") \
+                  X(Reciprocal, "reciprocal") X(Square, "square") X(Tan, "tan") X(Asin, "asin") \
+                      X(Acos, "acos") X(Atan, "atan") X(Sinh, "sinh") X(Cosh, "cosh")           \
+                          X(Exp2, "exp2") X(Expm1, "expm1") X(Log2, "log2") X(Log10, "log10")   \
+                              X(Log1p, "log1p") X(Erf, "erf") X(Floor, "floor") X(Ceil, "ceil") \
+                                  X(Trunc, "trunc") X(Round, "round")
 enum class PointwiseCode : std::uint32_t {
 #define TENSORPLAY_POINTWISE_ENUM_(code, name) code,
   TENSORPLAY_POINTWISE_CODES_(TENSORPLAY_POINTWISE_ENUM_)
 #undef TENSORPLAY_POINTWISE_ENUM_
-  None  // an op no device has a kernel for
+      None  // an op no device has a kernel for
 };
 // The op's name in PyTorch's messages ("aten::add").
 constexpr std::string_view pointwise_name(PointwiseCode code) noexcept {
   switch (code) {
 #define TENSORPLAY_POINTWISE_NAME_(code, name) \
-  case PointwiseCode::code:                    \
-    return "aten::" name;
+  case PointwiseCode::code: return "aten::" name;
     TENSORPLAY_POINTWISE_CODES_(TENSORPLAY_POINTWISE_NAME_)
 #undef TENSORPLAY_POINTWISE_NAME_
     case PointwiseCode::None: break;

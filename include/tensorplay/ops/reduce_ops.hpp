@@ -293,8 +293,8 @@ std::tuple<Tensor, Tensor> minmax_dim_impl(const Tensor& self, int64_t dim, bool
   if (!self.is_cpu()) {
     const char* op = kMax ? "aten::max.dim" : "aten::min.dim";
     reduce_on_device(values, self, mask, keepdim, kMax ? ReduceCode::Amax : ReduceCode::Amin, op);
-    reduce_on_device(indices, self, mask, keepdim,
-                     kMax ? ReduceCode::Argmax : ReduceCode::Argmin, op);
+    reduce_on_device(indices, self, mask, keepdim, kMax ? ReduceCode::Argmax : ReduceCode::Argmin,
+                     op);
   } else if (values.numel() > 0) {
     const DType compute = compute_dtype(self.dtype());
     const Tensor in = as_line(self.dtype() == compute ? self : self.to(compute));
@@ -736,10 +736,17 @@ void scan_into(const Tensor& result, const Tensor& self, int64_t dim) {
   const DType compute = compute_dtype(result.dtype());
   const Tensor src = to_compute(self, result.dtype(), compute);
   const Tensor target =
-      result.dtype() == compute ? result : empty(self.sizes(), TensorOptions().dtype(compute));
-  dispatch_dtype(compute, [&]<class T>() {
-    if constexpr (kComputeType<T>) scan_lines<T, kProd>(target, src, dim);
-  });
+      result.dtype() == compute
+          ? result
+          : empty(self.sizes(), TensorOptions().dtype(compute).device(self.device()));
+  if (!self.is_cpu()) {  // the device's kernel (ops/device_dispatch.hpp)
+    call_device_kernel_as<ScanOp>(self.device().type(), kProd ? "aten::cumprod" : "aten::cumsum",
+                                  target, src, dim, kProd);
+  } else {
+    dispatch_dtype(compute, [&]<class T>() {
+      if constexpr (kComputeType<T>) scan_lines<T, kProd>(target, src, dim);
+    });
+  }
   if (!target.is_same(result)) copy_impl(result, target);
 }
 
@@ -751,10 +758,13 @@ Tensor scan_impl(const Tensor& self, int64_t dim, std::optional<DType> dtype, co
   Tensor result;
   if (out.defined()) {
     check_out_dtype(out, out_dtype);
+    TP_CHECK(out.device() == self.device(),
+             "Expected all tensors to be on the same device, but found at least two devices, ",
+             self.device(), " and ", out.device(), "!");
     resize_output(out, self.sizes());
     result = out;
   } else {
-    result = empty(self.sizes(), TensorOptions().dtype(out_dtype));
+    result = empty(self.sizes(), TensorOptions().dtype(out_dtype).device(self.device()));
   }
   scan_into<kProd>(result, self, d);
   bump_out(out);

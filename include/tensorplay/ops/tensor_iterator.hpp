@@ -110,7 +110,8 @@ inline std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
 template <class = void>
 void copy_impl(const Tensor& dst, const Tensor& src);
 template <class = void>
-Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format);
+Tensor copy_to_new(const Tensor& self, const TensorOptions& options, MemoryFormat format,
+                   bool non_blocking = false);
 template <class = void>
 Tensor to_dtype(const Tensor& self, DType dtype) {
   return copy_to_new(self, self.options().dtype(dtype), MemoryFormat::Preserve);

@@ -15,6 +15,7 @@
 
 #include <tensorplay/backends/cuda/caching_allocator.hpp>
 #include <tensorplay/backends/cuda/error.hpp>
+#include <tensorplay/backends/cuda/host_allocator.hpp>
 #include <tensorplay/backends/cuda/runtime.hpp>
 #include <tensorplay/backends/cuda/stream.hpp>
 #include <tensorplay/core/allocator.hpp>
@@ -26,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,13 +55,61 @@ class DeviceScope {
 
 }  // namespace detail
 
-// DeviceMemory over the CUDA runtime, for one device.
-class RuntimeMemory {
+// The runtime's events (created without timing), with a device current around the calls that
+// need one (-1: the caller's current device); shared by the device and the pinned memory models.
+class RuntimeEvents {
  public:
   using stream_type = cudaStream_t;
   using event_type = cudaEvent_t;
 
-  explicit RuntimeMemory(int device = 0) noexcept : device_(device) {}
+  explicit RuntimeEvents(int device) noexcept : device_(device) {}
+
+  event_type create_event() {
+    const Scope scope(device_);
+    cudaEvent_t event = nullptr;
+    TP_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "creating an event");
+    return event;
+  }
+  void record_event(const event_type& event, const stream_type& stream) {
+    const Scope scope(device_);
+    TP_CUDA_CHECK(cudaEventRecord(event, stream), "recording an event");
+  }
+  bool query_event(const event_type& event) {
+    const cudaError_t error = cudaEventQuery(event);
+    if (error == cudaErrorNotReady) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    TP_CUDA_CHECK(error, "querying an event");
+    return true;
+  }
+  void synchronize_event(const event_type& event) {
+    TP_CUDA_CHECK(cudaEventSynchronize(event), "waiting for an event");
+  }
+  void destroy_event(const event_type& event) {
+    const Scope scope(device_);
+    TP_CUDA_CHECK(cudaEventDestroy(event), "destroying an event");
+  }
+  int device_index() const noexcept { return device_; }
+
+ protected:
+  // DeviceScope for a device, nothing for -1.
+  class Scope {
+   public:
+    explicit Scope(int device) {
+      if (device >= 0) scope_.emplace(device);
+    }
+
+   private:
+    std::optional<detail::DeviceScope> scope_;
+  };
+  int device_;
+};
+
+// DeviceMemory over the CUDA runtime, for one device.
+class RuntimeMemory : public RuntimeEvents {
+ public:
+  explicit RuntimeMemory(int device = 0) noexcept : RuntimeEvents(device) {}
 
   void* malloc(std::size_t n) {
     detail::DeviceScope scope(device_);
@@ -76,32 +126,6 @@ class RuntimeMemory {
     detail::DeviceScope scope(device_);
     TP_CUDA_CHECK(cudaFree(p), "freeing device memory");
   }
-  event_type create_event() {
-    detail::DeviceScope scope(device_);
-    cudaEvent_t event = nullptr;
-    TP_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "creating an event");
-    return event;
-  }
-  void record_event(const event_type& event, const stream_type& stream) {
-    detail::DeviceScope scope(device_);
-    TP_CUDA_CHECK(cudaEventRecord(event, stream), "recording an event");
-  }
-  bool query_event(const event_type& event) {
-    const cudaError_t error = cudaEventQuery(event);
-    if (error == cudaErrorNotReady) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    TP_CUDA_CHECK(error, "querying an event");
-    return true;
-  }
-  void synchronize_event(const event_type& event) {
-    TP_CUDA_CHECK(cudaEventSynchronize(event), "waiting for an event");
-  }
-  void destroy_event(const event_type& event) {
-    detail::DeviceScope scope(device_);
-    TP_CUDA_CHECK(cudaEventDestroy(event), "destroying an event");
-  }
   void synchronize_device() {
     detail::DeviceScope scope(device_);
     TP_CUDA_CHECK(cudaDeviceSynchronize(), "synchronizing the device");
@@ -115,10 +139,6 @@ class RuntimeMemory {
     TP_CUDA_CHECK(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, stream),
                   "copying on the device");
   }
-  int device_index() const noexcept { return device_; }
-
- private:
-  int device_;
 };
 static_assert(DeviceMemory<RuntimeMemory>);
 
@@ -179,6 +199,68 @@ class CUDACachingAllocator final : public Allocator {
 
   mutable std::once_flag once_;
   mutable std::vector<std::unique_ptr<DeviceCachingAllocator>> devices_;
+};
+
+// ---- pinned host memory --------------------------------------------------------------------
+
+namespace detail {
+
+// HostMemory over the CUDA runtime: cudaHostAlloc (portable: usable with every device) and
+// events recorded on any device's streams.
+class RuntimeHostMemory : public RuntimeEvents {
+ public:
+  RuntimeHostMemory() noexcept : RuntimeEvents(-1) {}
+
+  void* malloc(std::size_t n) {
+    void* p = nullptr;
+    const cudaError_t error = cudaHostAlloc(&p, n, cudaHostAllocPortable);
+    if (error == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    TP_CUDA_CHECK(error, "allocating pinned host memory");
+    return p;
+  }
+  void free(void* p) { TP_CUDA_CHECK(cudaFreeHost(p), "freeing pinned host memory"); }
+};
+static_assert(HostMemory<RuntimeHostMemory>);
+
+}  // namespace detail
+
+using PinnedCachingAllocator = CachingHostAllocatorT<detail::RuntimeHostMemory>;
+
+// What getPinnedMemoryAllocator() returns with the CUDA backend (c10's
+// getPinnedMemoryAllocator()): page-locked CPU memory from the caching host allocator. Like the
+// device allocator, it touches no device until its first allocation, which raises
+// CUDAUnavailableError where there is no driver or no GPU.
+class PinnedMemoryAllocator final : public Allocator {
+ public:
+  static PinnedMemoryAllocator& instance() noexcept {
+    static PinnedMemoryAllocator* const allocator = new PinnedMemoryAllocator();
+    return *allocator;
+  }
+
+  using Allocator::allocate;
+  DataPtr allocate(std::size_t nbytes) const override {
+    ::tensorplay::cuda::detail::require_cuda();
+    return cache_.allocate(nbytes, [](std::size_t rounded) {
+      throw OutOfMemoryError(::tensorplay::detail::str_cat(
+          "CUDA out of memory. Tried to allocate ", rounded,
+          " bytes of pinned host memory (cudaHostAlloc refused it, the cache emptied)"));
+    });
+  }
+  DataPtr allocate(std::size_t nbytes, const Device& device) const override {
+    TP_CHECK(device.is_cpu(), "pinned memory is CPU memory; asked for ", device);
+    return allocate(nbytes);
+  }
+
+  // The caching host allocator itself: stats, empty_cache, record_stream.
+  PinnedCachingAllocator& cache() const noexcept { return cache_; }
+
+ private:
+  PinnedMemoryAllocator() : cache_(detail::RuntimeHostMemory()) {}
+  ~PinnedMemoryAllocator() override = default;
+  mutable PinnedCachingAllocator cache_;
 };
 
 // ---- torch.cuda's memory functions (device -1: the current device) ------------------------

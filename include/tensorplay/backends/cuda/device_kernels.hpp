@@ -25,6 +25,11 @@ struct DeviceKernel<CopyOp, DeviceType::CUDA> {
   static void run(const Tensor& dst, const Tensor& src);
 };
 template <>
+struct DeviceKernel<NonBlockingCopyOp, DeviceType::CUDA> {
+  template <class = void>
+  static void run(const Tensor& dst, const Tensor& src);
+};
+template <>
 struct DeviceKernel<FillOp, DeviceType::CUDA> {
   template <class = void>
   static void run(const Tensor& self, const Scalar& value);
@@ -38,6 +43,11 @@ template <>
 struct DeviceKernel<ReduceOp, DeviceType::CUDA> {
   template <class = void>
   static void run(const Tensor& result, const Tensor& self, std::uint64_t dims, ReduceCode code);
+};
+template <>
+struct DeviceKernel<ScanOp, DeviceType::CUDA> {
+  template <class = void>
+  static void run(const Tensor& result, const Tensor& self, int64_t dim, bool prod);
 };
 template <>
 struct DeviceKernel<ProductOp, DeviceType::CUDA> {
@@ -56,6 +66,7 @@ struct DeviceKernel<SoftmaxOp, DeviceType::CUDA> {
 // compiled/extern_templates.hpp.
 #define TENSORPLAY_CUDA_KERNELS_(X)                                                               \
   X(void DeviceKernel<CopyOp, DeviceType::CUDA>::run<>(const Tensor&, const Tensor&))             \
+  X(void DeviceKernel<NonBlockingCopyOp, DeviceType::CUDA>::run<>(const Tensor&, const Tensor&))  \
   X(void DeviceKernel<FillOp, DeviceType::CUDA>::run<>(const Tensor&, const Scalar&))             \
   X(void DeviceKernel<PointwiseOp, DeviceType::CUDA>::run<>(const TensorIterator&, PointwiseCode, \
                                                             double, double))                      \

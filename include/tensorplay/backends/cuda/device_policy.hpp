@@ -22,6 +22,8 @@ struct DevicePolicy<DeviceType::CUDA> {
   using allocator_type = cuda::CUDACachingAllocator;
   // Touches no device: the runtime is probed by the first allocation.
   static Allocator* allocator() noexcept { return &cuda::CUDACachingAllocator::instance(); }
+  // Page-locked host memory (getPinnedMemoryAllocator()), also probed on first use.
+  static Allocator* pinned_allocator() noexcept { return &cuda::PinnedMemoryAllocator::instance(); }
 };
 static_assert(AllocationPolicy<DevicePolicy<DeviceType::CUDA>>);
 

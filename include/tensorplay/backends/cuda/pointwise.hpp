@@ -116,22 +116,14 @@ PointwisePlan plan_pointwise(const TensorIterator& iter, PointwiseCode code) {
   return plan;
 }
 
-// The kernel's parameter for iter (N operands: the key's arity + 1), with Index the key's
-// index type; `error` is left null (the launch sets it when the plan asks for the word).
-// Device operands are addressed by their tensors' first elements (the impl's raw pointer:
-// Tensor::data_ptr() refuses device tensors); CPU inputs are constants.
+// A parameter's operands for iter (N of them), with Index the kernel's index type: pointers
+// (a device tensor's first element: Tensor::data_ptr() refuses device tensors), CPU inputs as
+// constants, the element count and the offset calculator; scalars zero and `error` null.
 template <int N, class Index>
-PointwiseParams<N, Index> make_pointwise_params(const TensorIterator& iter,
-                                                const PointwiseKernelKey& key, double s0,
-                                                double s1) {
-  TP_CHECK(iter.ntensors() == N && key.arity + 1 == N, "cuda: a kernel of ", key.arity + 1,
-           " operands for an iterator of ", iter.ntensors(), " and a parameter of ", N);
-  TP_CHECK(key.index64 == (std::is_same_v<Index, unsigned long long>),
-           "cuda: the parameter's index width is not the kernel's");
+PointwiseParams<N, Index> make_pointwise_operands(const TensorIterator& iter) {
+  TP_CHECK(iter.ntensors() == N, "cuda: a kernel of ", N, " operands for an iterator of ",
+           iter.ntensors());
   PointwiseParams<N, Index> p{};
-  const DType compute = pointwise_compute_dtype(key);
-  p.scalars[0] = pointwise_scalar_bits(compute, s0);
-  p.scalars[1] = pointwise_scalar_bits(compute, s1);
   p.error = nullptr;
   p.numel = static_cast<Index>(iter.numel());
   p.constant_mask = 0;
@@ -148,6 +140,23 @@ PointwiseParams<N, Index> make_pointwise_params(const TensorIterator& iter,
     }
   }
   p.offsets = make_offset_calculator<N, Index>(iter);
+  return p;
+}
+
+// The kernel's parameter for iter (N operands: the key's arity + 1), with Index the key's
+// index type; `error` is left null (the launch sets it when the plan asks for the word).
+template <int N, class Index>
+PointwiseParams<N, Index> make_pointwise_params(const TensorIterator& iter,
+                                                const PointwiseKernelKey& key, double s0,
+                                                double s1) {
+  TP_CHECK(iter.ntensors() == N && key.arity + 1 == N, "cuda: a kernel of ", key.arity + 1,
+           " operands for an iterator of ", iter.ntensors(), " and a parameter of ", N);
+  TP_CHECK(key.index64 == (std::is_same_v<Index, unsigned long long>),
+           "cuda: the parameter's index width is not the kernel's");
+  PointwiseParams<N, Index> p = make_pointwise_operands<N, Index>(iter);
+  const DType compute = pointwise_compute_dtype(key);
+  p.scalars[0] = pointwise_scalar_bits(compute, s0);
+  p.scalars[1] = pointwise_scalar_bits(compute, s1);
   return p;
 }
 

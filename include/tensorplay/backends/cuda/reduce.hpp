@@ -1,4 +1,5 @@
-// The CUDA kernels of reductions and softmax (ops/device_dispatch.hpp's ReduceOp and SoftmaxOp):
+// The CUDA kernels of reductions, softmax and scans (ops/device_dispatch.hpp's ReduceOp,
+// SoftmaxOp and ScanOp):
 // the front ends (dims, keepdim, dtypes and their promotion, out=, autograd) are the CPU's and
 // hand over a result and an input on the device; this is the kernel step, for any layout of
 // both (no copies: the row kernels of reduce_source.hpp address every element through offset
@@ -116,8 +117,10 @@ struct RowLaunch {
 // Rows at most this long are reduced by one thread each.
 inline constexpr int64_t kSerialRowMax = 64;
 
+// `serial_only`: a thread per row whatever the rows (the scans, which run in order).
 template <class = void>
-RowLaunch plan_rows(const RowSpace& space, const Tensor& result, const Tensor& self) {
+RowLaunch plan_rows(const RowSpace& space, const Tensor& result, const Tensor& self,
+                    bool serial_only = false) {
   RowLaunch l;
   const auto byte_strides = [](const Tensor& t) {
     std::vector<int64_t> s(t.strides().begin(), t.strides().end());
@@ -132,7 +135,7 @@ RowLaunch plan_rows(const RowSpace& space, const Tensor& result, const Tensor& s
   const bool rows_side_by_side = !space.outer_sizes.empty() && !space.inner_sizes.empty() &&
                                  space.outer_strides[1][0] < space.inner_strides[1][0] &&
                                  space.rows >= 1024;
-  l.serial = space.length <= kSerialRowMax || rows_side_by_side ||
+  l.serial = serial_only || space.length <= kSerialRowMax || rows_side_by_side ||
              static_cast<unsigned long long>(space.rows) > kMaxGridX;
   if (space.rows == 0) return l;  // grid 0: nothing to launch
   if (l.serial) {
@@ -172,6 +175,10 @@ namespace detail {
 inline std::uint32_t pack_reduce_key(const ReduceKernelKey& key) {
   return static_cast<std::uint32_t>(key.code) | static_cast<std::uint32_t>(key.in) << 4 |
          static_cast<std::uint32_t>(key.out) << 8 | (key.index64 ? 1u : 0u) << 12;
+}
+inline std::uint32_t pack_scan_key(const ScanKernelKey& key) {
+  return static_cast<std::uint32_t>(key.dtype) | (key.prod ? 1u : 0u) << 4 |
+         (key.index64 ? 1u : 0u) << 5;
 }
 inline std::uint32_t pack_softmax_key(const SoftmaxKernelKey& key) {
   return static_cast<std::uint32_t>(key.dtype) | (key.log ? 1u : 0u) << 4 |
@@ -252,6 +259,24 @@ void DeviceKernel<SoftmaxOp, DeviceType::CUDA>::run(const Tensor& result, const 
   cuda::detail::launch_rows(space, plan, result, self, cuda::detail::pack_softmax_key(key),
                             KernelFamily::Softmax, softmax_kernel_name(key), [&] {
                               return row_kernel_source({}, {&key, 1});
+                            });
+}
+
+template <class>
+void DeviceKernel<ScanOp, DeviceType::CUDA>::run(const Tensor& result, const Tensor& self,
+                                                 int64_t dim, bool prod) {
+  using namespace cuda;
+  TP_CHECK_TYPE(result.dtype() == self.dtype(), "cuda: ", prod ? "cumprod" : "cumsum",
+                " writes its input's dtype ", scalar_type_name(self.dtype()), ", not ",
+                scalar_type_name(result.dtype()));
+  check_scan_kernel_key(ScanKernelKey{self.dtype(), prod, false});
+  const std::uint64_t dims = self.dim() == 0 ? 0 : std::uint64_t{1} << dim;
+  const RowSpace space = make_row_space(result, self, dims, /*along_rows=*/true);
+  const RowLaunch plan = plan_rows(space, result, self, /*serial_only=*/true);
+  const ScanKernelKey key{self.dtype(), prod, plan.index64};
+  cuda::detail::launch_rows(space, plan, result, self, cuda::detail::pack_scan_key(key),
+                            KernelFamily::Scan, scan_kernel_name(key), [&] {
+                              return row_kernel_source({}, {}, {&key, 1});
                             });
 }
 

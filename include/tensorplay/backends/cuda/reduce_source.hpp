@@ -1,5 +1,6 @@
 // The CUDA source of the row kernels: reductions (ops/device_dispatch.hpp's ReduceOp: sum, mean,
-// prod, amax, amin, argmax, argmin) and softmax / log_softmax (SoftmaxOp). One kernel template
+// prod, amax, amin, argmax, argmin), softmax / log_softmax (SoftmaxOp) and cumsum / cumprod
+// (ScanOp: one thread per row, in order, so results are the CPU's bit for bit). One kernel template
 // each, instantiated as source per (op, dtypes, index width) and compiled at run time with NVRTC,
 // as the elementwise kernels are (pointwise_source.hpp, whose prelude of loads, stores and
 // conversions they share).
@@ -107,6 +108,15 @@ struct SoftmaxKernelKey {
   friend bool operator==(const SoftmaxKernelKey&, const SoftmaxKernelKey&) = default;
 };
 
+// One scan kernel (cumsum, cumprod): int64, float32 or float64 in and out (the front end's
+// compute dtype); float32 accumulates in float64, as the CPU's scan does.
+struct ScanKernelKey {
+  DType dtype = kFloat;
+  bool prod = false;
+  bool index64 = false;
+  friend bool operator==(const ScanKernelKey&, const ScanKernelKey&) = default;
+};
+
 // The dtype a sum, prod or mean of results of dtype `out` computes in: the front ends' (ops/
 // reduce.hpp's compute_dtype): int64 for the integers and bool, float64 for float64, else float32.
 constexpr DType reduce_accumulate_dtype(DType out) noexcept {
@@ -140,12 +150,24 @@ inline void check_softmax_kernel_key(const SoftmaxKernelKey& key) {
                 " kernels compute in float32 or float64, not ", scalar_type_name(key.dtype));
 }
 
-// Entry names in the PTX: tp_reduce_<op>_<in>_<out>_<i32|i64>, tp_<log_>softmax_<dtype>_<...>.
+inline void check_scan_kernel_key(const ScanKernelKey& key) {
+  TP_CHECK_TYPE(key.dtype == kLong || key.dtype == kFloat || key.dtype == kDouble,
+                "cuda: ", key.prod ? "cumprod" : "cumsum",
+                " kernels compute in int64, float32 or float64, not ", scalar_type_name(key.dtype));
+}
+
+// Entry names in the PTX: tp_reduce_<op>_<in>_<out>_<i32|i64>, tp_<log_>softmax_<dtype>_<...>,
+// tp_<cumsum|cumprod>_<dtype>_<...>.
 inline std::string reduce_kernel_name(const ReduceKernelKey& key) {
   check_reduce_kernel_key(key);
   return ::tensorplay::detail::str_cat("tp_reduce_", reduce_code_name(key.code), "_",
                                        dtype_name(key.in), "_", dtype_name(key.out),
                                        key.index64 ? "_i64" : "_i32");
+}
+inline std::string scan_kernel_name(const ScanKernelKey& key) {
+  check_scan_kernel_key(key);
+  return ::tensorplay::detail::str_cat("tp_", key.prod ? "cumprod_" : "cumsum_",
+                                       dtype_name(key.dtype), key.index64 ? "_i64" : "_i32");
 }
 inline std::string softmax_kernel_name(const SoftmaxKernelKey& key) {
   check_softmax_kernel_key(key);
@@ -343,6 +365,27 @@ __device__ __forceinline__ void softmax_rows(const ReduceParams<I>& p) {
   }
 }
 
+// cumsum / cumprod along a row, one thread per row in order (each element read before it is
+// written: in place works). T: the storage and result type; A: the accumulator (float64 for
+// float32, as the CPU's).
+template <class T, class A, bool kProd, class I>
+__device__ __forceinline__ void scan_rows(const ReduceParams<I>& p) {
+  const I row = this_row<I>(true);
+  if (row >= p.rows) return;
+  const Offsets<2, I> base = p.outer.get(row);
+  A acc = kProd ? A(1) : A(0);
+  for (I j = 0; j < p.length; ++j) {
+    const Offsets<2, I> o = p.inner.get(j);
+    const A x = static_cast<A>(load<T>(p.in + base.v[1] + o.v[1]));
+    if constexpr (is_int<A>::value) {
+      acc = kProd ? wrap_mul(acc, x) : wrap_add(acc, x);
+    } else {
+      acc = kProd ? acc * x : acc + x;
+    }
+    store<T>(p.out + base.v[0] + o.v[0], static_cast<T>(acc));
+  }
+}
+
 }  // namespace tp
 )CUDA";
   return s;
@@ -350,10 +393,12 @@ __device__ __forceinline__ void softmax_rows(const ReduceParams<I>& p) {
 
 }  // namespace detail
 
-// The CUDA source of one NVRTC program holding the reduction kernels of `reductions` and the
-// softmax kernels of `softmaxes` (each key checked), an `extern "C"` entry each.
+// The CUDA source of one NVRTC program holding the reduction kernels of `reductions`, the
+// softmax kernels of `softmaxes` and the scan kernels of `scans` (each key checked), an
+// `extern "C"` entry each.
 inline std::string row_kernel_source(std::span<const ReduceKernelKey> reductions,
-                                     std::span<const SoftmaxKernelKey> softmaxes) {
+                                     std::span<const SoftmaxKernelKey> softmaxes,
+                                     std::span<const ScanKernelKey> scans = {}) {
   using ::tensorplay::detail::str_cat;
   std::string s = detail::row_kernels_prelude();
   s += "\n";
@@ -384,6 +429,15 @@ inline std::string row_kernel_source(std::span<const ReduceKernelKey> reductions
                  "(const __grid_constant__ tp::ReduceParams<", index, "> p) {\n  tp::softmax_rows<",
                  detail::cuda_storage_type(key.dtype), ", ", key.log ? "true" : "false", ", ",
                  index, ">(p);\n}\n");
+  }
+  for (const ScanKernelKey& key : scans) {
+    const std::string name = scan_kernel_name(key);
+    const std::string_view index = key.index64 ? "unsigned long long" : "unsigned";
+    const std::string_view type = detail::cuda_storage_type(key.dtype);
+    s += str_cat("extern \"C\" __global__ void __launch_bounds__(", kRowBlock, ") ", name,
+                 "(const __grid_constant__ tp::ReduceParams<", index, "> p) {\n  tp::scan_rows<",
+                 type, ", ", key.dtype == kFloat ? "double" : type, ", ",
+                 key.prod ? "true" : "false", ", ", index, ">(p);\n}\n");
   }
   return s;
 }
