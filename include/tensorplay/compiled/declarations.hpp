@@ -983,7 +983,7 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t);
 namespace tensorplay {
 template <class = void>
 Tensor rand(IntArrayRef size, std::optional<Generator> generator,
-                   const TensorOptions& options = {});
+            const TensorOptions& options = {});
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
@@ -992,7 +992,7 @@ Tensor rand(IntArrayRef size, const TensorOptions& options = {});
 namespace tensorplay {
 template <class = void>
 Tensor randn(IntArrayRef size, std::optional<Generator> generator,
-                    const TensorOptions& options = {});
+             const TensorOptions& options = {});
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
@@ -1000,18 +1000,17 @@ Tensor randn(IntArrayRef size, const TensorOptions& options = {});
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
-Tensor randint(int64_t low, int64_t high, IntArrayRef size,
-                      std::optional<Generator> generator, const TensorOptions& options = kLong);
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Generator> generator,
+               const TensorOptions& options = kLong);
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
-Tensor randint(int64_t low, int64_t high, IntArrayRef size,
-                      const TensorOptions& options = kLong);
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options = kLong);
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
 Tensor randint(int64_t high, IntArrayRef size, std::optional<Generator> generator,
-                      const TensorOptions& options = kLong);
+               const TensorOptions& options = kLong);
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
@@ -1020,23 +1019,23 @@ Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options = kL
 namespace tensorplay {
 template <class = void>
 Tensor rand_like(const Tensor& self, const TensorOptions& options = {},
-                        std::optional<MemoryFormat> memory_format = std::nullopt);
+                 std::optional<MemoryFormat> memory_format = std::nullopt);
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
 Tensor randn_like(const Tensor& self, const TensorOptions& options = {},
-                         std::optional<MemoryFormat> memory_format = std::nullopt);
+                  std::optional<MemoryFormat> memory_format = std::nullopt);
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
 Tensor randint_like(const Tensor& self, int64_t low, int64_t high,
-                           const TensorOptions& options = {},
-                           std::optional<MemoryFormat> memory_format = std::nullopt);
+                    const TensorOptions& options = {},
+                    std::optional<MemoryFormat> memory_format = std::nullopt);
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
 Tensor randint_like(const Tensor& self, int64_t high, const TensorOptions& options = {},
-                           std::optional<MemoryFormat> memory_format = std::nullopt);
+                    std::optional<MemoryFormat> memory_format = std::nullopt);
 }  // namespace tensorplay
 // ---- tensorplay/ops/reduce_ops.hpp
 namespace tensorplay {

@@ -190,6 +190,14 @@ struct ReduceOp {};
 // front end's compute dtype; float32 accumulates in float64, as the CPU's); result may be self.
 struct ScanOp {};
 
+// Random numbers from the device's own generator (CUDA: counter-based Philox), for rand/randn
+// and their *_like forms without an explicit generator: run(const Tensor& self, bool normal,
+// double a, double b) fills self (a floating dtype) uniformly on [a, b), or normally with mean a
+// and standard deviation b. Optional: without it, values are drawn on the host.
+struct RandomOp {
+  static constexpr std::string_view name = "aten::uniform_";
+};
+
 // softmax / log_softmax along one dimension: run(const Tensor& result, const Tensor& self,
 // int64_t dim, bool log), result of self's shape and dtype.
 struct SoftmaxOp {};
@@ -203,22 +211,23 @@ struct ProductOp {};
 // device but CPU 0-d inputs (wrapped numbers), in iter's dtypes; s0/s1 are the code's scalars.
 // The front end (ops/tensor_iterator.hpp's pointwise_on_device) finishes the iterator.
 struct PointwiseOp {};
-#define TENSORPLAY_POINTWISE_CODES_(X)                                                          \
-  /* binary: out = f(in0, in1); add/sub: in0 + s0 * in1 */                                      \
-  X(Add, "add")                                                                                 \
-  X(Sub, "sub")                                                                                 \
-  X(Mul, "mul") X(Div, "div") X(Maximum, "maximum") X(Minimum, "minimum") X(Pow, "pow")         \
-      X(Eq, "eq") X(Ne, "ne") X(Lt, "lt") X(Le, "le") X(Gt, "gt") X(Ge, "ge") X(Atan2, "atan2") \
-          X(Remainder, "remainder") X(Fmod, "fmod") X(DivTrunc, "div")                          \
-              X(DivFloor, "div") /* ternary: out = in0 ? in1 : in2 */                           \
-      X(Where, "where")          /* unary; clamp: min(max(x, s0), s1) */                        \
-      X(Neg, "neg") X(Abs, "abs") X(Exp, "exp") X(Log, "log") X(Sqrt, "sqrt") X(Rsqrt, "rsqrt") \
-          X(Tanh, "tanh") X(Sigmoid, "sigmoid") X(Relu, "relu") X(Gelu, "gelu")                 \
-              X(GeluTanh, "gelu") X(Silu, "silu") X(Sin, "sin") X(Cos, "cos") X(Clamp, "clamp") \
-                  X(Reciprocal, "reciprocal") X(Square, "square") X(Tan, "tan") X(Asin, "asin") \
-                      X(Acos, "acos") X(Atan, "atan") X(Sinh, "sinh") X(Cosh, "cosh")           \
-                          X(Exp2, "exp2") X(Expm1, "expm1") X(Log2, "log2") X(Log10, "log10")   \
-                              X(Log1p, "log1p") X(Erf, "erf") X(Floor, "floor") X(Ceil, "ceil") \
+#define TENSORPLAY_POINTWISE_CODES_(X)                                                            \
+  /* binary: out = f(in0, in1); add/sub: in0 + s0 * in1 */                                        \
+  X(Add, "add")                                                                                   \
+  X(Sub, "sub")                                                                                   \
+  X(Mul, "mul")                                                                                   \
+  X(Div, "div") X(Maximum, "maximum") X(Minimum, "minimum") X(Pow, "pow") X(Eq, "eq") X(Ne, "ne") \
+      X(Lt, "lt") X(Le, "le") X(Gt, "gt") X(Ge, "ge") X(Atan2, "atan2") X(Remainder, "remainder") \
+          X(Fmod, "fmod") X(DivTrunc, "div")                                                      \
+              X(DivFloor, "div") /* ternary: out = in0 ? in1 : in2 */                             \
+      X(Where, "where")          /* unary; clamp: min(max(x, s0), s1) */                          \
+      X(Neg, "neg") X(Abs, "abs") X(Exp, "exp") X(Log, "log") X(Sqrt, "sqrt") X(Rsqrt, "rsqrt")   \
+          X(Tanh, "tanh") X(Sigmoid, "sigmoid") X(Relu, "relu") X(Gelu, "gelu")                   \
+              X(GeluTanh, "gelu") X(Silu, "silu") X(Sin, "sin") X(Cos, "cos") X(Clamp, "clamp")   \
+                  X(Reciprocal, "reciprocal") X(Square, "square") X(Tan, "tan") X(Asin, "asin")   \
+                      X(Acos, "acos") X(Atan, "atan") X(Sinh, "sinh") X(Cosh, "cosh")             \
+                          X(Exp2, "exp2") X(Expm1, "expm1") X(Log2, "log2") X(Log10, "log10")     \
+                              X(Log1p, "log1p") X(Erf, "erf") X(Floor, "floor") X(Ceil, "ceil")   \
                                   X(Trunc, "trunc") X(Round, "round")
 enum class PointwiseCode : std::uint32_t {
 #define TENSORPLAY_POINTWISE_ENUM_(code, name) code,

@@ -214,7 +214,28 @@ inline const Generator& generator_or_default(const std::optional<Generator>& g) 
 
 }  // namespace detail
 
-// Seeds the default CPU generator (torch::manual_seed; there is no CUDA generator to seed).
-inline void manual_seed(uint64_t seed) { detail::getDefaultCPUGenerator().set_current_seed(seed); }
+namespace detail {
+// The last manual_seed and how many there have been, for the generators of device backends
+// (CUDA's), which follow it as torch.manual_seed seeds every device: a generator that sees a
+// newer epoch than its own takes the seed and restarts its sequence.
+struct ManualSeedState {
+  std::mutex mutex;
+  uint64_t seed = 0;
+  uint64_t epoch = 0;
+};
+inline ManualSeedState& manual_seed_state() {
+  static ManualSeedState* const state = new ManualSeedState();  // never destroyed
+  return *state;
+}
+}  // namespace detail
+
+// Seeds the default CPU generator and every device's default generator (torch::manual_seed).
+inline void manual_seed(uint64_t seed) {
+  detail::getDefaultCPUGenerator().set_current_seed(seed);
+  detail::ManualSeedState& s = detail::manual_seed_state();
+  const std::lock_guard<std::mutex> lock(s.mutex);
+  s.seed = seed;
+  ++s.epoch;
+}
 
 }  // namespace tensorplay

@@ -52,6 +52,7 @@
 #include <type_traits>
 
 #include <tensorplay/core/intrusive_ptr.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/generator.hpp>
@@ -206,16 +207,26 @@ void normal_fill(const Tensor& t, const Generator& gen) {
   });
 }
 
-}  // namespace detail
+// A draw from the device's own generator when t is on a device whose backend has one
+// (ops/device_dispatch.hpp's RandomOp: CUDA's counter-based Philox) and no generator was given;
+// false otherwise, and the values are drawn on the host from the CPU generator.
+template <class = void>
+bool random_on_device(const Tensor& t, const std::optional<Generator>& g, bool normal) {
+  if (g || t.is_cpu() || !is_floating_point(t.dtype())) return false;
+  return try_device_kernel<RandomOp>(t.device().type(), t, normal, 0.0, 1.0);
+}
 
+}  // namespace detail
 
 // ---- rand: uniform on [0, 1), floating dtypes only -----------------------------------------
 
 template <class = void>
 Tensor rand(IntArrayRef size, std::optional<Generator> generator,
-                   const TensorOptions& options = {}) {
+            const TensorOptions& options = {}) {
   Tensor t = empty(size, options);
-  detail::uniform_fill(t, detail::generator_or_default(generator));
+  if (!detail::random_on_device(t, generator, false)) {
+    detail::uniform_fill(t, detail::generator_or_default(generator));
+  }
   return t;
 }
 template <class = void>
@@ -227,9 +238,11 @@ Tensor rand(IntArrayRef size, const TensorOptions& options = {}) {
 
 template <class = void>
 Tensor randn(IntArrayRef size, std::optional<Generator> generator,
-                    const TensorOptions& options = {}) {
+             const TensorOptions& options = {}) {
   Tensor t = empty(size, options);
-  detail::normal_fill(t, detail::generator_or_default(generator));
+  if (!detail::random_on_device(t, generator, true)) {
+    detail::normal_fill(t, detail::generator_or_default(generator));
+  }
   return t;
 }
 template <class = void>
@@ -242,20 +255,19 @@ Tensor randn(IntArrayRef size, const TensorOptions& options = {}) {
 // give float32 there; here a missing dtype always means int64, as torch.randint's does.)
 
 template <class = void>
-Tensor randint(int64_t low, int64_t high, IntArrayRef size,
-                      std::optional<Generator> generator, const TensorOptions& options = kLong) {
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<Generator> generator,
+               const TensorOptions& options = kLong) {
   Tensor t = empty(size, options.has_dtype() ? options : options.dtype(kLong));
   detail::random_from_to(t, low, high, detail::generator_or_default(generator));
   return t;
 }
 template <class = void>
-Tensor randint(int64_t low, int64_t high, IntArrayRef size,
-                      const TensorOptions& options = kLong) {
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options = kLong) {
   return randint(low, high, size, std::nullopt, options);
 }
 template <class = void>
 Tensor randint(int64_t high, IntArrayRef size, std::optional<Generator> generator,
-                      const TensorOptions& options = kLong) {
+               const TensorOptions& options = kLong) {
   return randint(0, high, size, std::move(generator), options);
 }
 template <class = void>
@@ -269,24 +281,28 @@ Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options = kL
 
 template <class = void>
 Tensor rand_like(const Tensor& self, const TensorOptions& options = {},
-                        std::optional<MemoryFormat> memory_format = std::nullopt) {
+                 std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
-  detail::uniform_fill(t, detail::getDefaultCPUGenerator());
+  if (!detail::random_on_device(t, std::nullopt, false)) {
+    detail::uniform_fill(t, detail::getDefaultCPUGenerator());
+  }
   return t;
 }
 
 template <class = void>
 Tensor randn_like(const Tensor& self, const TensorOptions& options = {},
-                         std::optional<MemoryFormat> memory_format = std::nullopt) {
+                  std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
-  detail::normal_fill(t, detail::getDefaultCPUGenerator());
+  if (!detail::random_on_device(t, std::nullopt, true)) {
+    detail::normal_fill(t, detail::getDefaultCPUGenerator());
+  }
   return t;
 }
 
 template <class = void>
 Tensor randint_like(const Tensor& self, int64_t low, int64_t high,
-                           const TensorOptions& options = {},
-                           std::optional<MemoryFormat> memory_format = std::nullopt) {
+                    const TensorOptions& options = {},
+                    std::optional<MemoryFormat> memory_format = std::nullopt) {
   Tensor t = empty_like(self, options, memory_format);
   detail::random_from_to(t, low, high, detail::getDefaultCPUGenerator());
   return t;
@@ -294,7 +310,7 @@ Tensor randint_like(const Tensor& self, int64_t low, int64_t high,
 
 template <class = void>
 Tensor randint_like(const Tensor& self, int64_t high, const TensorOptions& options = {},
-                           std::optional<MemoryFormat> memory_format = std::nullopt) {
+                    std::optional<MemoryFormat> memory_format = std::nullopt) {
   return randint_like(self, 0, high, options, memory_format);
 }
 

@@ -1,8 +1,8 @@
 // The CUDA backend's kernels behind the one device dispatch point (ops/device_dispatch.hpp's
 // DeviceKernel<Op, D>), declared; ops/device_dispatch.hpp includes this so every translation
 // unit that dispatches sees the same specialisations (declarations-only files included), and
-// copy.hpp, pointwise.hpp, reduce.hpp and blas.hpp define the run()s. Each is a deferred template:
-// compiled where it is used in header-only mode, once in tensorplay::compiled
+// copy.hpp, pointwise.hpp, reduce.hpp, blas.hpp and random.hpp define the run()s. Each is a
+// deferred template: compiled where it is used in header-only mode, once in tensorplay::compiled
 // (src/instantiate_0.cpp) otherwise.
 #pragma once
 
@@ -43,6 +43,11 @@ template <>
 struct DeviceKernel<ReduceOp, DeviceType::CUDA> {
   template <class = void>
   static void run(const Tensor& result, const Tensor& self, std::uint64_t dims, ReduceCode code);
+};
+template <>
+struct DeviceKernel<RandomOp, DeviceType::CUDA> {
+  template <class = void>
+  static void run(const Tensor& self, bool normal, double a, double b);
 };
 template <>
 struct DeviceKernel<ScanOp, DeviceType::CUDA> {

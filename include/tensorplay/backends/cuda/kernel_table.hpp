@@ -24,10 +24,10 @@
 
 namespace tensorplay::cuda {
 
-// The kernel families (elementwise, reductions, softmax, scans, copies), each with its own key
-// packing
+// The kernel families (elementwise, reductions, softmax, scans, copies, random numbers), each
+// with its own key packing
 // (kernel_slot's `key`).
-enum class KernelFamily : std::uint8_t { Pointwise, Reduce, Softmax, Scan, Cast };
+enum class KernelFamily : std::uint8_t { Pointwise, Reduce, Softmax, Scan, Cast, Random };
 
 // (family, device, a family's key packed in 32 bits) in one word: the table's key.
 constexpr std::uint64_t kernel_slot(KernelFamily family, DeviceIndex device,
