@@ -171,8 +171,7 @@ bool numpy_isinstance(PyObject* obj, const char* type) {
 }
 
 Tensor from_numpy(PyObject* obj) {
-  TP_CHECK_TYPE(numpy_isinstance(obj, "ndarray"), "expected np.ndarray (got ", type_name(obj),
-                ")");
+  TP_CHECK_TYPE(numpy_isinstance(obj, "ndarray"), "expected np.ndarray (got ", type_name(obj), ")");
   return tensor_from_numpy(obj, /*warn_if_not_writeable=*/true);
 }
 
@@ -389,6 +388,12 @@ void register_interop(const Target& t) {
                      throw py::error_already_set();
                    }
                  }
+#if TENSORPLAY_USE_CUDA
+                 // The consumer's stream waits for the producer's queued work (torch's rule).
+                 if (stream != Py_None && tensor.is_cuda()) {
+                   cuda::dlpack_sync_producer(tensor, detail::load_int(stream));
+                 }
+#endif
                  if (copy == Py_True) {
                    return dlpack_export(tensor.detach().clone(), versioned, true);
                  }
@@ -410,14 +415,32 @@ void register_interop(const Target& t) {
           capsule = py::reinterpret_borrow<py::object>(ext);
         } else if (PyObject_HasAttrString(ext, "__dlpack__")) {
           const py::object method = py::handle(ext).attr("__dlpack__");
+          py::object stream = py::none();
+#if TENSORPLAY_USE_CUDA
+          // A CUDA producer is told the stream we will use (our current one), as torch does.
+          if (PyObject_HasAttrString(ext, "__dlpack_device__")) {
+            const py::tuple where = py::handle(ext).attr("__dlpack_device__")();
+            if (where.size() == 2 && where[0].cast<int64_t>() == kDLCUDA) {
+              stream = py::int_(
+                  cuda::dlpack_consumer_stream(static_cast<DeviceIndex>(where[1].cast<int64_t>())));
+            }
+          }
+#endif
+          const auto call = [&](bool with_max_version) {
+            py::dict kwargs;
+            if (!stream.is_none()) kwargs["stream"] = stream;
+            if (with_max_version) {
+              kwargs["max_version"] = py::make_tuple(kDLPackMajorVersion, kDLPackMinorVersion);
+            }
+            return method(**kwargs);
+          };
           try {
-            capsule = method(py::arg("max_version") =
-                                 py::make_tuple(kDLPackMajorVersion, kDLPackMinorVersion));
+            capsule = call(true);
           } catch (py::error_already_set& e) {
             // Producers before the DLPack 1.0 protocol (NumPy < 1.25, torch < 2.4) have no
             // max_version and only make legacy capsules.
             if (!e.matches(PyExc_TypeError)) throw;
-            capsule = method();
+            capsule = call(false);
           }
         } else {
           invalid_capsule();
@@ -471,13 +494,12 @@ void register_interop(const Target& t) {
                  } else {
                    bool valid = storage_offset >= 0 && stride->size() == size.size();
                    for (const int64_t st : *stride) valid = valid && st >= 0;
-                   TP_CHECK_VALUE(valid &&
-                                      tensorplay::detail::storage_nbytes(
-                                          size, *stride, itemsize(dtype), storage_offset) <= nbytes,
-                                  "_tensor_from_bytes(): ", nbytes,
-                                  " bytes of storage do not hold a tensor of size ", size,
-                                  ", stride ", *stride, ", offset ", storage_offset,
-                                  " and dtype ", dtype_name(dtype));
+                   TP_CHECK_VALUE(
+                       valid && tensorplay::detail::storage_nbytes(size, *stride, itemsize(dtype),
+                                                                   storage_offset) <= nbytes,
+                       "_tensor_from_bytes(): ", nbytes,
+                       " bytes of storage do not hold a tensor of size ", size, ", stride ",
+                       *stride, ", offset ", storage_offset, " and dtype ", dtype_name(dtype));
                    Storage storage(use_byte_size, nbytes);
                    if (nbytes) std::memcpy(storage.mutable_data(), PyBytes_AS_STRING(data), nbytes);
                    out = tensorplay::detail::make_tensor(std::move(storage), dtype, size, *stride,

@@ -3,12 +3,14 @@
 // (runtime.hpp), streams, events and guards (stream.hpp), the allocator and torch.cuda's memory
 // functions (allocator.hpp), the copy and fill kernels (copy.hpp), the elementwise kernels
 // (pointwise.hpp), reductions, softmax and scans (reduce.hpp), matrix products (blas.hpp),
-// random numbers and their generators (random.hpp) - and record_stream.
+// random numbers and their generators (random.hpp), DLPack's stream protocol (dlpack.hpp) - and
+// record_stream.
 #pragma once
 
 #include <tensorplay/backends/cuda/allocator.hpp>
 #include <tensorplay/backends/cuda/blas.hpp>
 #include <tensorplay/backends/cuda/copy.hpp>
+#include <tensorplay/backends/cuda/dlpack.hpp>
 #include <tensorplay/backends/cuda/pointwise.hpp>
 #include <tensorplay/backends/cuda/random.hpp>
 #include <tensorplay/backends/cuda/reduce.hpp>
