@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The CUDA backend's checks on a machine with a GPU (issue 15, point 10): builds the CUDA test
-# binary against the toolkit (header-only, Release, every core) and runs all of its CTest
-# entries, the [device] tests included (cuda.device exits 77, "skipped", where no GPU is seen;
-# here that is a failure). Needs CMake, a C++20 compiler, Catch2 v2 and the CUDA toolkit
+# binary against the toolkit (header-only, Release, every core), runs all of its CTest entries,
+# the [device] tests included (cuda.device exits 77, "skipped", where no GPU is seen; here that
+# is a failure), then the benchmark beside the machine's PyTorch (bench/cuda/compare_torch.py). Needs CMake, a C++20 compiler, Catch2 v2 and the CUDA toolkit
 # (CUDAToolkit_ROOT if not in /usr/local/cuda). Usage: tests/cuda/gpu_check.sh [build-dir]
 # Not run by CI (CI has no GPU): it runs the no-device half instead.
 set -euo pipefail
@@ -25,3 +25,10 @@ if grep -qE "cuda[.](device|train_mlp) .*Skipped" "$log"; then
   exit 1
 fi
 echo "CUDA GPU checks passed in $(( $(date +%s) - start )) s (tests only)"
+# The figures beside the machine's PyTorch (skipped, not failed, without torch's CUDA).
+if python3 -c "import torch" 2> /dev/null; then
+  python3 bench/cuda/compare_torch.py "$build/tests/cuda/tensorplay_cuda_bench" || true
+else
+  echo "no PyTorch here: the tensorplay figures alone"
+  "$build/tests/cuda/tensorplay_cuda_bench"
+fi
