@@ -58,7 +58,7 @@ class TensorOptions {
   // copies to and from a device.
   TensorOptions pinned_memory(std::optional<bool> p) const noexcept {
     TensorOptions o = *this;
-    o.pinned_memory_ = p;
+    o.pinned_memory_ = p ? static_cast<signed char>(*p) : kUnset;
     return o;
   }
 
@@ -69,9 +69,12 @@ class TensorOptions {
     return memory_format_.value_or(MemoryFormat::Contiguous);
   }
   bool requires_grad() const noexcept { return requires_grad_.value_or(false); }
-  bool pinned_memory() const noexcept { return pinned_memory_.value_or(false); }
-  bool has_pinned_memory() const noexcept { return pinned_memory_.has_value(); }
-  std::optional<bool> pinned_memory_opt() const noexcept { return pinned_memory_; }
+  bool pinned_memory() const noexcept { return pinned_memory_ == 1; }
+  bool has_pinned_memory() const noexcept { return pinned_memory_ != kUnset; }
+  std::optional<bool> pinned_memory_opt() const noexcept {
+    if (!has_pinned_memory()) return std::nullopt;
+    return pinned_memory_ == 1;
+  }
   bool has_dtype() const noexcept { return dtype_.has_value(); }
   bool has_requires_grad() const noexcept { return requires_grad_.has_value(); }
   bool has_device() const noexcept { return device_.has_value(); }
@@ -87,7 +90,7 @@ class TensorOptions {
     if (other.device_) r.device_ = other.device_;
     if (other.memory_format_) r.memory_format_ = other.memory_format_;
     if (other.requires_grad_) r.requires_grad_ = other.requires_grad_;
-    if (other.pinned_memory_) r.pinned_memory_ = other.pinned_memory_;
+    if (other.has_pinned_memory()) r.pinned_memory_ = other.pinned_memory_;
     return r;
   }
 
@@ -103,7 +106,10 @@ class TensorOptions {
   std::optional<Device> device_;
   std::optional<MemoryFormat> memory_format_;
   std::optional<bool> requires_grad_;
-  std::optional<bool> pinned_memory_;
+  // A plain tri-state rather than another optional<bool> (GCC's -Wmaybe-uninitialized sees the
+  // empty optionals' storage copied and warns falsely on some targets).
+  static constexpr signed char kUnset = -1;
+  signed char pinned_memory_ = kUnset;
 };
 
 inline TensorOptions dtype(DType d) noexcept { return TensorOptions().dtype(d); }
