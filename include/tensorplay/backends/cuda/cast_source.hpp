@@ -125,17 +125,13 @@ template <class Out, class V> __device__ __forceinline__ void store_as(char* p, 
   }
 }
 
-// Each thread copies up to kElementsPerThread elements a block-width apart, as the elementwise
-// kernels do.
+// Element by element, as the elementwise kernels go (for_each_element).
 template <class Out, class In, class I>
 __device__ __forceinline__ void cast(const PointwiseParams<2, I>& p) {
-  const I step = static_cast<I>(blockDim.x);
-  I idx = static_cast<I>(blockIdx.x) * step * kElementsPerThread + static_cast<I>(threadIdx.x);
-  for (unsigned i = 0; i < kElementsPerThread; ++i, idx += step) {
-    if (idx >= p.numel) return;
+  for_each_element(p.numel, [&](I idx) {
     const Offsets<2, I> o = p.offsets.get(idx);
     store_as<Out>(p.data[0] + o.v[0], operand<In, 1>(p, o));
-  }
+  });
 }
 
 }  // namespace tp

@@ -876,15 +876,24 @@ __device__ __forceinline__ typename opmath<S>::type operand(const PointwiseParam
   return load<S>(p.data[K] + o.v[K]);
 }
 
-// Each thread does up to kElementsPerThread elements a block-width apart (coalesced): element
-// idx of the iteration space, its operands found by the offset calculator.
-template <class Op, class C, class Out, class In0, class In1, class In2, int N, class I>
-__device__ __forceinline__ void pointwise(const PointwiseParams<N, I>& p) {
-  const Ctx<C> ctx = {from_bits<C>(p.scalars[0]), from_bits<C>(p.scalars[1]), p.error};
+// The elements of a launch over `numel` that this thread does: up to kElementsPerThread, a
+// block-width apart (coalesced), f(idx) each. Every one-element-per-index kernel (elementwise,
+// copies, random numbers) walks its space with it.
+template <class I, class F>
+__device__ __forceinline__ void for_each_element(I numel, F&& f) {
   const I step = static_cast<I>(blockDim.x);
   I idx = static_cast<I>(blockIdx.x) * step * kElementsPerThread + static_cast<I>(threadIdx.x);
   for (unsigned i = 0; i < kElementsPerThread; ++i, idx += step) {
-    if (idx >= p.numel) return;
+    if (idx >= numel) return;
+    f(idx);
+  }
+}
+
+// Element idx of the iteration space, its operands found by the offset calculator.
+template <class Op, class C, class Out, class In0, class In1, class In2, int N, class I>
+__device__ __forceinline__ void pointwise(const PointwiseParams<N, I>& p) {
+  const Ctx<C> ctx = {from_bits<C>(p.scalars[0]), from_bits<C>(p.scalars[1]), p.error};
+  for_each_element(p.numel, [&](I idx) {
     const Offsets<N, I> o = p.offsets.get(idx);
     if constexpr (N == 2) {
       store<Out>(p.data[0] + o.v[0], Op::f(operand<In0, 1>(p, o), ctx));
@@ -894,7 +903,7 @@ __device__ __forceinline__ void pointwise(const PointwiseParams<N, I>& p) {
       store<Out>(p.data[0] + o.v[0], Op::f(operand<In0, 1>(p, o), operand<In1, 2>(p, o),
                                            operand<In2, 3>(p, o), ctx));
     }
-  }
+  });
 }
 
 }  // namespace tp

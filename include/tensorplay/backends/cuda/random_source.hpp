@@ -125,14 +125,12 @@ inline std::string random_kernel_source(std::span<const RandomKernelKey> keys) {
   detail::append_random_params_layout_check<unsigned>(s, "unsigned");
   detail::append_random_params_layout_check<unsigned long long>(s, "unsigned long long");
   s += R"CUDA(
-// Element by element as the elementwise kernels go; C: the compute type (float or double).
+// Element by element, as the elementwise kernels go (for_each_element); C: the compute type
+// (float or double).
 template <class T, bool kNormal, class I>
 __device__ __forceinline__ void random_fill(const RandomParams<I>& p) {
   typedef typename opmath<T>::type C;
-  const I step = static_cast<I>(blockDim.x);
-  I idx = static_cast<I>(blockIdx.x) * step * kElementsPerThread + static_cast<I>(threadIdx.x);
-  for (unsigned i = 0; i < kElementsPerThread; ++i, idx += step) {
-    if (idx >= p.numel) return;
+  for_each_element(p.numel, [&](I idx) {
     const PhiloxBlock r = philox_block(p.seed, p.offset, static_cast<unsigned long long>(idx));
     C u1, u2;
     if constexpr (is_same<C, double>::value) {
@@ -150,7 +148,7 @@ __device__ __forceinline__ void random_fill(const RandomParams<I>& p) {
       v = static_cast<C>(p.a) + (static_cast<C>(p.b) - static_cast<C>(p.a)) * u1;
     }
     store<T>(p.out + p.offsets.get(idx).v[0], v);
-  }
+  });
 }
 
 }  // namespace tp
