@@ -56,6 +56,7 @@
 #include <tensorplay/ops/join.hpp>
 #include <tensorplay/ops/linalg.hpp>
 #include <tensorplay/ops/loops.hpp>
+#include <tensorplay/ops/masked.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/print.hpp>
 #include <tensorplay/ops/print_options.hpp>
@@ -63,6 +64,7 @@
 #include <tensorplay/ops/reduce.hpp>
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/result_type.hpp>
+#include <tensorplay/ops/scatter_gather.hpp>
 #include <tensorplay/ops/softmax.hpp>
 #include <tensorplay/ops/sort.hpp>
 #include <tensorplay/ops/tensor_index.hpp>
@@ -72,6 +74,7 @@
 
 #include <tensorplay/autograd/engine.hpp>
 #include <tensorplay/autograd/functions/basic.hpp>
+#include <tensorplay/autograd/functions/indexing.hpp>
 #include <tensorplay/autograd/functions/linalg.hpp>
 #include <tensorplay/autograd/functions/pointwise.hpp>
 #include <tensorplay/autograd/functions/reduce.hpp>

@@ -104,6 +104,7 @@ PYBIND11_MODULE(_C, m) {
   register_linalg(t);
   register_views(t);
   register_factories(t);
+  register_index(t);
   // torch.is_vulkan_available(): false unless the module was built with the Vulkan backend and
   // the machine has a Vulkan device.
   m.def("is_vulkan_available", [] { return is_vulkan_available(); });

@@ -384,25 +384,28 @@ void register_pointwise(const Target& t) {
 
   // ---- where, masked_fill -----------------------------------------------------------------------
   // torch.where(condition, input, other); the method is input.where(condition, other).
-  Registry::function(m, "where",
-                     overload("condition, input, other, *, out=None",
-                              [](const Tensor& cond, const Tensor& self, const Tensor& other,
-                                 const OptTensor& out) {
-                                return out ? tensorplay::where_out(*out, cond, self, other)
-                                           : tensorplay::where(cond, self, other);
-                              }),
-                     overload("condition, input, other",
-                              [](const Tensor& cond, const Scalar& self, const Tensor& other) {
-                                return tensorplay::where(cond, self, other);
-                              }),
-                     overload("condition, input, other",
-                              [](const Tensor& cond, const Tensor& self, const Scalar& other) {
-                                return tensorplay::where(cond, self, other);
-                              }),
-                     overload("condition, input, other",
-                              [](const Tensor& cond, const Scalar& self, const Scalar& other) {
-                                return tensorplay::where(cond, self, other);
-                              }));
+  Registry::function(
+      m, "where",
+      // torch.where(condition): nonzero(condition, as_tuple=True).
+      overload("condition", [](const Tensor& cond) { return tensorplay::where(cond); }),
+      overload(
+          "condition, input, other, *, out=None",
+          [](const Tensor& cond, const Tensor& self, const Tensor& other, const OptTensor& out) {
+            return out ? tensorplay::where_out(*out, cond, self, other)
+                       : tensorplay::where(cond, self, other);
+          }),
+      overload("condition, input, other",
+               [](const Tensor& cond, const Scalar& self, const Tensor& other) {
+                 return tensorplay::where(cond, self, other);
+               }),
+      overload("condition, input, other",
+               [](const Tensor& cond, const Tensor& self, const Scalar& other) {
+                 return tensorplay::where(cond, self, other);
+               }),
+      overload("condition, input, other",
+               [](const Tensor& cond, const Scalar& self, const Scalar& other) {
+                 return tensorplay::where(cond, self, other);
+               }));
   Registry::method(type, m, "where",
                    overload("self, condition, other",
                             [](const Tensor& self, const Tensor& cond, const Tensor& other) {

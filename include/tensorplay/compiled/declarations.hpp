@@ -833,6 +833,11 @@ Tensor fill(const Tensor& self, const Tensor& value);
 // ---- tensorplay/ops/indexing.hpp
 namespace tensorplay {
 template <class = void>
+Tensor index_put(const Tensor& self, ArrayRef<indexing::TensorIndex> indices, const Tensor& values,
+                 bool accumulate = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
 }  // namespace tensorplay
 namespace tensorplay {
@@ -952,6 +957,39 @@ Tensor matmul(const Tensor& self, const Tensor& other);
 namespace tensorplay {
 template <class = void>
 const Tensor& matmul_out(const Tensor& out, const Tensor& self, const Tensor& other);
+}  // namespace tensorplay
+// ---- tensorplay/ops/masked.hpp
+namespace tensorplay {
+template <class = void>
+Tensor masked_select(const Tensor& self, const Tensor& mask);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor nonzero(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& nonzero_out(const Tensor& out, const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::vector<Tensor> nonzero_numpy(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor argwhere(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::vector<Tensor> where(const Tensor& condition);
 }  // namespace tensorplay
 // ---- tensorplay/ops/parallel.hpp
 namespace tensorplay {
@@ -1296,6 +1334,69 @@ namespace tensorplay {
 template <class = void>
 const Tensor& cumprod_out(const Tensor& out, const Tensor& self, int64_t dim,
                           std::optional<DType> dtype = std::nullopt);
+}  // namespace tensorplay
+// ---- tensorplay/ops/scatter_gather.hpp
+namespace tensorplay {
+template <class = void>
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                         bool sparse_grad = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+               std::string_view reduce);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+               std::string_view reduce);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      std::string_view reduce, bool include_self = true);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& index_select_out(const Tensor& out, const Tensor& self, int64_t dim,
+                               const Tensor& index);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor take(const Tensor& self, const Tensor& index);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
 }  // namespace tensorplay
 // ---- tensorplay/ops/softmax.hpp
 namespace tensorplay {

@@ -282,6 +282,83 @@ class Tensor {
   const Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
   template <class = void>
   const Tensor& index_fill_(int64_t dim, const Tensor& index, const Tensor& value) const;
+  // index_put_ with accumulate: repeated indices add up (in index order), as libtorch's
+  // index_put_(indices, values, accumulate).
+  template <class = void>
+  const Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& values,
+                           bool accumulate) const;
+  template <class = void>
+  Tensor index_put(ArrayRef<indexing::TensorIndex> indices, const Tensor& values,
+                   bool accumulate = false) const;
+
+  // ---- gather, scatter, index_select/add/copy, take/put (ops/scatter_gather.hpp) -----------
+  template <class = void>
+  Tensor gather(int64_t dim, const Tensor& index, bool sparse_grad = false) const;
+  template <class = void>
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  template <class = void>
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
+  template <class = void>
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src,
+                 std::string_view reduce) const;
+  template <class = void>
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value,
+                 std::string_view reduce) const;
+  template <class = void>
+  const Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  template <class = void>
+  const Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  template <class = void>
+  const Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src,
+                         std::string_view reduce) const;
+  template <class = void>
+  const Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value,
+                         std::string_view reduce) const;
+  template <class = void>
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  template <class = void>
+  const Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  // reduce: "sum", "prod", "mean", "amax" or "amin".
+  template <class = void>
+  Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src,
+                        std::string_view reduce, bool include_self = true) const;
+  template <class = void>
+  const Tensor& scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src,
+                                std::string_view reduce, bool include_self = true) const;
+  template <class = void>
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+  template <class = void>
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source,
+                   const Scalar& alpha = 1) const;
+  template <class = void>
+  const Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source,
+                           const Scalar& alpha = 1) const;
+  template <class = void>
+  Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
+  template <class = void>
+  const Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const;
+  // The index addresses the elements in row-major order, whatever the strides.
+  template <class = void>
+  Tensor take(const Tensor& index) const;
+  template <class = void>
+  Tensor put(const Tensor& index, const Tensor& source, bool accumulate = false) const;
+  template <class = void>
+  const Tensor& put_(const Tensor& index, const Tensor& source, bool accumulate = false) const;
+
+  // ---- masked_select, masked_scatter, nonzero (ops/masked.hpp) -------------------------------
+  template <class = void>
+  Tensor masked_select(const Tensor& mask) const;
+  template <class = void>
+  Tensor masked_scatter(const Tensor& mask, const Tensor& source) const;
+  template <class = void>
+  const Tensor& masked_scatter_(const Tensor& mask, const Tensor& source) const;
+  template <class = void>
+  Tensor nonzero() const;
+  // nonzero(as_tuple=True): one index tensor per dimension.
+  template <class = void>
+  std::vector<Tensor> nonzero_numpy() const;
+  template <class = void>
+  Tensor argwhere() const;
 
   // ---- copies (ops/copy.hpp) ----------------------------------------------------------------
   template <class = void>

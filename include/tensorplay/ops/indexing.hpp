@@ -402,6 +402,12 @@ void copy_to(const Tensor& dst, const Tensor& value) {
 template <class>
 const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
                                  const Tensor& value) const {
+  return index_put_(indices, value, /*accumulate=*/false);
+}
+
+template <class>
+const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value,
+                                 bool accumulate) const {
   // s.view is where *this is written, so it aliases *this on every device.
   detail::Sliced s = [&] {
     detail::AliasingViewsGuard write_through;
@@ -410,6 +416,10 @@ const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
   if (s.advanced.empty()) {
     // x[False] = v writes nothing and checks nothing (libtorch returns before looking at v).
     if (indices.size() == 1 && indices[0].is_boolean() && !indices[0].boolean()) return *this;
+    if (accumulate) {  // no index tensor: every element of the view is written once
+      s.view.add_(detail::strip_leading_ones(value).to(dtype()));
+      return *this;
+    }
     detail::copy_to(s.view, value);  // conversion, overlap, autograd and the version bump
     return *this;
   }
@@ -448,16 +458,34 @@ const Tensor& Tensor::index_put_(ArrayRef<indexing::TensorIndex> indices,
       view,
       [&] {
         const Tensor values = rhs.to(dtype(), false, /*copy=*/rhs.is_alias_of(*this));
-        detail::index_scatter(view, p, values, /*accumulate=*/false);
+        detail::index_scatter(view, p, values, accumulate);
         unsafeGetTensorImpl()->bump_version();
       },
       [&](autograd::IndexPutBackward0& fn) {
         auto list = detail::advanced_indices(s.advanced);
         fn.gather_ = [list](const Tensor& g) { return g.index(list); };
-        fn.mask_written_ = [list](const Tensor& g) { return g.clone().index_put_(list, 0); };
+        // Accumulated values add to what was there: self's gradient passes unchanged.
+        if (accumulate) {
+          fn.mask_written_ = [](const Tensor& g) { return g; };
+        } else {
+          fn.mask_written_ = [list](const Tensor& g) { return g.clone().index_put_(list, 0); };
+        }
       },
       autograd::detail::kSaveNothing, rhs);
   return *this;
+}
+
+template <class>
+Tensor Tensor::index_put(ArrayRef<indexing::TensorIndex> indices, const Tensor& values,
+                         bool accumulate) const {
+  Tensor r = clone(MemoryFormat::Preserve);
+  r.index_put_(indices, values, accumulate);
+  return r;
+}
+template <class = void>
+Tensor index_put(const Tensor& self, ArrayRef<indexing::TensorIndex> indices, const Tensor& values,
+                 bool accumulate = false) {
+  return self.index_put(indices, values, accumulate);
 }
 
 template <class>

@@ -24,6 +24,7 @@
 
 #include <tensorplay/autograd/functions/reduce.hpp>
 #include <tensorplay/ops/reduce.hpp>
+#include <tensorplay/ops/scatter_gather.hpp>  // scatter_add: the selecting ops' gradient
 #include <tensorplay/ops/views.hpp>
 
 namespace tensorplay {

@@ -39,6 +39,7 @@
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/parallel.hpp>
+#include <tensorplay/ops/scatter_gather.hpp>  // scatter_add: the selecting ops' gradient
 
 namespace tensorplay {
 namespace detail::sort_impl {

@@ -238,6 +238,33 @@ struct Arg<std::vector<Tensor>> {
   }
 };
 
+// Tensor?[]: a tuple or list of tensors and Nones (index_put_'s indices).
+template <>
+struct Arg<std::vector<std::optional<Tensor>>> {
+  static constexpr const char* name = "tuple of Tensors or Nones";
+  static bool probe(const Slot& s) noexcept {
+    if (!s.obj || !detail::is_sequence(s.obj)) return false;
+    const auto items = detail::items_of(s);
+    for (Py_ssize_t i = 0; i < items.size; ++i) {
+      if (items.data[i] != Py_None && !is_tensor(items.data[i])) return false;
+    }
+    return true;
+  }
+  static std::vector<std::optional<Tensor>> load(const Slot& s) {
+    const auto items = detail::items_of(s);
+    std::vector<std::optional<Tensor>> out;
+    out.reserve(static_cast<std::size_t>(items.size));
+    for (Py_ssize_t i = 0; i < items.size; ++i) {
+      if (items.data[i] == Py_None) {
+        out.emplace_back(std::nullopt);
+      } else {
+        out.emplace_back(unchecked_tensor(items.data[i]));
+      }
+    }
+    return out;
+  }
+};
+
 // Any Python object, passed through (borrowed) for the few entries that inspect it themselves.
 template <>
 struct Arg<PyObject*> {

@@ -2,8 +2,8 @@
 // Class templates with a defaulted parameter and PyTorch's names; see pointwise.hpp.
 //
 // The ops that select elements (max(dim), sort, topk) send their gradient back through
-// scatter_add_along, a differentiable scatter along one dimension (its own backward is
-// gather_along, and the other way round), so gradients of gradients work through them too.
+// scatter_add (ops/scatter_gather.hpp), whose own backward is gather, and the other way round,
+// so gradients of gradients work through them too.
 // prod and cumprod of inputs holding zeros cannot divide by the input: their gradients come from
 // plain kernels (prefix and suffix products), exact at first order but constants for a second
 // derivative with respect to the input.
@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include <tensorplay/autograd/functions/indexing.hpp>
 #include <tensorplay/autograd/node.hpp>
 #include <tensorplay/autograd/record.hpp>
 #include <tensorplay/autograd/saved_variable.hpp>
@@ -99,107 +100,6 @@ inline Lines lines_of(IntArrayRef sizes, int64_t dim) {
   return l;
 }
 
-// out[o, j, i] = src[o, index[o, j, i], i] (torch.gather), any dtype (bytes are copied).
-template <class = void>
-Tensor gather_kernel(const Tensor& src, int64_t dim, const Tensor& index) {
-  NoGradGuard no_grad;
-  const Tensor s = src.contiguous(), idx = index.contiguous();
-  Tensor out = empty(idx.sizes(), src.options());
-  const Lines li = lines_of(idx.sizes(), dim), ls = lines_of(s.sizes(), dim);
-  const auto es = static_cast<std::size_t>(s.element_size());
-  const char* in = static_cast<const char*>(s.data_ptr());
-  char* o = static_cast<char*>(out.data_ptr());
-  const int64_t* ix = idx.data_ptr<int64_t>();
-  for (int64_t a = 0; a < li.outer; ++a) {
-    for (int64_t j = 0; j < li.n; ++j) {
-      for (int64_t i = 0; i < li.inner; ++i) {
-        const int64_t k = (a * li.n + j) * li.inner + i;
-        const int64_t from = (a * ls.n + ix[k]) * ls.inner + i;
-        std::memcpy(o + k * es, in + from * es, es);
-      }
-    }
-  }
-  return out;
-}
-
-// zeros(sizes) with out[o, index[o, j, i], i] += g[o, j, i] (torch.scatter_add), summed in double.
-template <class = void>
-Tensor scatter_add_kernel(const Tensor& g, int64_t dim, const Tensor& index, IntArrayRef sizes) {
-  NoGradGuard no_grad;
-  const Tensor s = g.to(kDouble).contiguous(), idx = index.contiguous();
-  Tensor out = empty(sizes, TensorOptions().dtype(kDouble));
-  double* o = out.data_ptr<double>();
-  std::fill_n(o, out.numel(), 0.0);
-  const Lines li = lines_of(idx.sizes(), dim), lo = lines_of(sizes, dim);
-  const double* in = s.data_ptr<double>();
-  const int64_t* ix = idx.data_ptr<int64_t>();
-  for (int64_t a = 0; a < li.outer; ++a) {
-    for (int64_t j = 0; j < li.n; ++j) {
-      for (int64_t i = 0; i < li.inner; ++i) {
-        const int64_t k = (a * li.n + j) * li.inner + i;
-        o[(a * lo.n + ix[k]) * lo.inner + i] += in[k];
-      }
-    }
-  }
-  return g.dtype() == kDouble ? out : out.to(g.dtype());
-}
-
-template <class = void>
-Tensor gather_along(const Tensor& src, int64_t dim, const Tensor& index);
-template <class = void>
-Tensor scatter_add_along(const Tensor& g, int64_t dim, const Tensor& index, IntArrayRef sizes);
-
-}  // namespace detail
-
-template <class = void>
-struct GatherBackward0T final : Node {  // gather(self, dim, index)
-  TENSORPLAY_NODE_NAME_(GatherBackward0)
-  std::vector<int64_t> self_sizes_;
-  int64_t dim_ = 0;
-  SavedVariable index_;
-  variable_list apply(variable_list&& grads) override {
-    return {detail::scatter_add_along(grads[0], dim_, index_.unpack(), self_sizes_)};
-  }
-  void release_variables() override { index_.reset_data(); }
-};
-using GatherBackward0 = GatherBackward0T<>;
-
-template <class = void>
-struct ScatterAddBackward0T final : Node {  // zeros.scatter_add(dim, index, src)
-  TENSORPLAY_NODE_NAME_(ScatterAddBackward0)
-  int64_t dim_ = 0;
-  SavedVariable index_;
-  variable_list apply(variable_list&& grads) override {
-    return {detail::gather_along(grads[0], dim_, index_.unpack())};
-  }
-  void release_variables() override { index_.reset_data(); }
-};
-using ScatterAddBackward0 = ScatterAddBackward0T<>;
-
-namespace detail {
-
-template <class>
-Tensor gather_along(const Tensor& src, int64_t dim, const Tensor& index) {
-  return differentiable<GatherBackward0>([&] { return gather_kernel(src, dim, index); },
-                                         [&](GatherBackward0& fn, const Tensor&) {
-                                           fn.self_sizes_ = src.sizes().vec();
-                                           fn.dim_ = dim;
-                                           fn.index_ = SavedVariable(index, false);
-                                         },
-                                         src);
-}
-
-template <class>
-Tensor scatter_add_along(const Tensor& g, int64_t dim, const Tensor& index, IntArrayRef sizes) {
-  return differentiable<ScatterAddBackward0>(
-      [&] { return scatter_add_kernel(g, dim, index, sizes); },
-      [&](ScatterAddBackward0& fn, const Tensor&) {
-        fn.dim_ = dim;
-        fn.index_ = SavedVariable(index, false);
-      },
-      g);
-}
-
 // The gradient of an op that picked elements of self along `dim` (max(dim), sort, topk): each
 // gradient goes back to where its element came from, zero elsewhere.
 template <class = void>
@@ -210,7 +110,7 @@ Tensor value_selecting_backward(Tensor g, int64_t dim, Tensor indices, IntArrayR
     g = g.unsqueeze(dim);
     indices = indices.unsqueeze(dim);
   }
-  return scatter_add_along(g, dim, indices, sizes);
+  return zeros_for(sizes, g).scatter_add(dim, indices, g);
 }
 
 // A contiguous double copy of t on the host (no history), for the loops below.

@@ -358,10 +358,9 @@ struct IndexPutBackward0T final : Node {  // index_put_(indices, values, accumul
 };
 using IndexPutBackward0 = IndexPutBackward0T<>;
 
-// index_fill(dim, index, value): the filled positions no longer depend on self. Edges: self, and
-// for IndexFillBackward1 the 0-d value, which receives the gradient summed over the filled
-// positions (each counted once, however often the index repeats it).
-struct IndexFillNode : Node {
+// The dim and index every dim-indexed node saves (index_fill here; gather, the scatters,
+// index_select/add/copy, take and put in autograd/functions/indexing.hpp).
+struct DimIndexNode : Node {
   int64_t dim_ = 0;
   SavedVariable index_;
   void save(int64_t dim, const Tensor& index) {
@@ -369,32 +368,37 @@ struct IndexFillNode : Node {
     index_ = SavedVariable(index, false);
   }
   void release_variables() override { index_.reset_data(); }
+  Tensor index() { return index_.unpack(shared_from_this()); }
 };
 
+// index_fill(dim, index, value): the filled positions no longer depend on self. Edges: self, and
+// for IndexFillBackward1 the 0-d value, which receives the gradient summed over the filled
+// positions (each counted once, however often the index repeats it).
+
 template <class = void>
-struct IndexFillBackward0T final : IndexFillNode {  // index_fill(self, dim, index, Scalar)
+struct IndexFillBackward0T final : DimIndexNode {  // index_fill(self, dim, index, Scalar)
   TENSORPLAY_NODE_NAME_(IndexFillBackward0)
   variable_list apply(variable_list&& grads) override {
-    return {grads[0].index_fill(dim_, index_.unpack(shared_from_this()), 0)};
+    return {grads[0].index_fill(dim_, index(), 0)};
   }
 };
 using IndexFillBackward0 = IndexFillBackward0T<>;
 
 template <class = void>
-struct IndexFillBackward1T final : IndexFillNode {  // index_fill(self, dim, index, Tensor)
+struct IndexFillBackward1T final : DimIndexNode {  // index_fill(self, dim, index, Tensor)
   TENSORPLAY_NODE_NAME_(IndexFillBackward1)
   variable_list apply(variable_list&& grads) override {
     const Tensor& g = grads[0];
-    const Tensor index = index_.unpack(shared_from_this());
+    const Tensor idx = index();
     Tensor self_grad, value_grad;
-    if (should_compute_output(0)) self_grad = g.index_fill(dim_, index, 0);
+    if (should_compute_output(0)) self_grad = g.index_fill(dim_, idx, 0);
     if (should_compute_output(1)) {
       Tensor filled;
       {
         NoGradGuard no_grad;
         filled = empty(g.sizes(), g.options().dtype(kBool));
         filled.zero_();
-        filled.index_fill_(dim_, index, true);
+        filled.index_fill_(dim_, idx, true);
       }
       value_grad = g.where(filled, 0).sum();
     }
