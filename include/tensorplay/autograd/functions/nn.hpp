@@ -5,7 +5,9 @@
 // As in pointwise.hpp, formulas are Tensor expressions (so create_graph gives second
 // derivatives) and the engine sums each gradient back to its input's shape. The normalisation
 // nodes are closed-form backward passes over the saved statistics (PyTorch's
-// layer_norm_backward & co.), not autograd through the forward's decomposition.
+// layer_norm_backward & co.), not autograd through the forward's decomposition. Under
+// create_graph they recompute the statistics from the saved input with differentiable ops, so
+// that second derivatives see how mean and 1 / std depend on the input.
 #pragma once
 
 #include <cmath>
@@ -15,6 +17,7 @@
 #include <tensorplay/autograd/functions/pointwise.hpp>
 #include <tensorplay/autograd/node.hpp>
 #include <tensorplay/autograd/saved_variable.hpp>
+#include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/scalar.hpp>
 #include <tensorplay/ops/factories.hpp>
 
@@ -167,6 +170,11 @@ template <class = void>
 Tensor norm_input_grad(const Tensor& g, const Tensor& xhat, const Tensor& rstd, IntArrayRef axes) {
   return g.sub(g.mean(axes, true)).sub(xhat.mul(g.mul(xhat).mean(axes, true))).mul(rstd);
 }
+// 1 / sqrt(biased variance + eps) over `axes`.
+template <class = void>
+Tensor rstd_of(const Tensor& x, IntArrayRef axes, bool keepdim, double eps) {
+  return x.var(axes, std::optional<int64_t>(0), keepdim).add(eps).rsqrt();
+}
 // A sum over `axes`, which may be none (a sum over an empty list would reduce every dim).
 template <class = void>
 Tensor sum_over(const Tensor& t, IntArrayRef axes) {
@@ -181,14 +189,17 @@ struct NativeLayerNormBackward0T final : Node {
   TENSORPLAY_NODE_NAME_(NativeLayerNormBackward0)
   SavedVariable input_, weight_, mean_, rstd_;
   int64_t normalized_ndim_ = 1;
+  double eps_ = 1e-5;
   variable_list apply(variable_list&& grads) override {
     auto me = shared_from_this();
     const Tensor x = input_.unpack(me), w = weight_.unpack(me);
-    const Tensor mean = mean_.unpack(me), rstd = rstd_.unpack(me);
     const Tensor& g = grads[0];
     const int64_t n = x.dim(), outer = n - normalized_ndim_;
     const std::vector<int64_t> row = detail::dims_from(outer, n);
     const std::vector<int64_t> rows = detail::dims_from(0, outer);
+    const bool create_graph = GradMode::is_enabled();
+    const Tensor mean = create_graph ? x.mean(row, true) : mean_.unpack(me);
+    const Tensor rstd = create_graph ? detail::rstd_of(x, row, true, eps_) : rstd_.unpack(me);
     const Tensor xhat = x.sub(mean).mul(rstd);
     variable_list out(3);
     if (should_compute_output(0)) {
@@ -214,21 +225,26 @@ struct NativeGroupNormBackward0T final : Node {
   TENSORPLAY_NODE_NAME_(NativeGroupNormBackward0)
   SavedVariable input_, weight_, mean_, rstd_;
   int64_t group_ = 1;
+  double eps_ = 1e-5;
   variable_list apply(variable_list&& grads) override {
     auto me = shared_from_this();
     const Tensor x = input_.unpack(me), w = weight_.unpack(me);
-    const Tensor mean = mean_.unpack(me).unsqueeze(2), rstd = rstd_.unpack(me).unsqueeze(2);
     const Tensor& g = grads[0];
     const int64_t n = x.size(0), c = x.size(1);
-    const std::vector<int64_t> grouped{n, group_, -1};
+    const std::vector<int64_t> grouped{n, group_, n * group_ == 0 ? 0 : x.numel() / (n * group_)};
+    const std::vector<int64_t> last{2};
+    const bool create_graph = GradMode::is_enabled();
+    const Tensor xg = x.reshape(grouped);
+    const Tensor mean = create_graph ? xg.mean(last, true) : mean_.unpack(me).unsqueeze(2);
+    const Tensor rstd =
+        create_graph ? detail::rstd_of(xg, last, true, eps_) : rstd_.unpack(me).unsqueeze(2);
     std::vector<int64_t> channel(static_cast<std::size_t>(x.dim()), 1);
     channel[1] = c;
-    const Tensor xhat = x.reshape(grouped).sub(mean).mul(rstd).reshape(x.sizes());
+    const Tensor xhat = xg.sub(mean).mul(rstd).reshape(x.sizes());
     const std::vector<int64_t> axes = detail::dims_except(x.dim(), 1);
     variable_list out(3);
     if (should_compute_output(0)) {
       const Tensor gw = w.defined() ? g.mul(w.reshape(channel)) : g;
-      const std::vector<int64_t> last{2};
       out[0] = detail::norm_input_grad(gw.reshape(grouped), xhat.reshape(grouped), rstd, last)
                    .reshape(x.sizes());
     }
@@ -253,15 +269,18 @@ struct NativeBatchNormBackward0T final : Node {
   TENSORPLAY_NODE_NAME_(NativeBatchNormBackward0)
   SavedVariable input_, weight_, mean_, invstd_;  // mean_/invstd_: batch or running statistics
   bool training_ = true;
+  double eps_ = 1e-5;
   variable_list apply(variable_list&& grads) override {
     auto me = shared_from_this();
     const Tensor x = input_.unpack(me), w = weight_.unpack(me);
     std::vector<int64_t> channel(static_cast<std::size_t>(x.dim()), 1);
     channel[1] = x.size(1);
-    const Tensor mean = mean_.unpack(me).reshape(channel);
-    const Tensor invstd = invstd_.unpack(me).reshape(channel);
     const Tensor& g = grads[0];
     const std::vector<int64_t> axes = detail::dims_except(x.dim(), 1);
+    const bool recompute = training_ && GradMode::is_enabled();
+    const Tensor mean = recompute ? x.mean(axes, true) : mean_.unpack(me).reshape(channel);
+    const Tensor invstd =
+        recompute ? detail::rstd_of(x, axes, true, eps_) : invstd_.unpack(me).reshape(channel);
     const Tensor xhat = x.sub(mean).mul(invstd);
     variable_list out(3);
     if (should_compute_output(0)) {

@@ -115,6 +115,7 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
         fn.mean_ = autograd::SavedVariable(mean, false);
         fn.rstd_ = autograd::SavedVariable(rstd, false);
         fn.normalized_ndim_ = k;
+        fn.eps_ = eps;
       },
       input, weight, bias);
   return {out, mean, rstd};
@@ -152,7 +153,7 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input, const 
   Tensor mean, rstd;
   Tensor out = autograd::detail::differentiable<autograd::NativeGroupNormBackward0>(
       [&] {
-        const Tensor x = detail::to_compute(input).reshape({N, group, -1});
+        const Tensor x = detail::to_compute(input).reshape({N, group, C / group * HxW});
         const std::vector<int64_t> last{2};
         mean = x.mean(last, false);
         rstd = x.var(last, std::optional<int64_t>(0), false).add(eps).rsqrt();
@@ -166,6 +167,7 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input, const 
         fn.mean_ = autograd::SavedVariable(mean, false);
         fn.rstd_ = autograd::SavedVariable(rstd, false);
         fn.group_ = group;
+        fn.eps_ = eps;
       },
       input, weight, bias);
   return {out, mean, rstd};
@@ -243,6 +245,7 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
         fn.mean_ = autograd::SavedVariable(mean, false);
         fn.invstd_ = autograd::SavedVariable(invstd, false);
         fn.training_ = training;
+        fn.eps_ = eps;
       },
       input, weight, bias);
   if (!training) {
