@@ -307,14 +307,19 @@ using NativeBatchNormBackward0 = NativeBatchNormBackward0T<>;
 struct LossNode : Node {
   SavedVariable self_, target_;
   int64_t reduction_ = 1;
+  std::vector<int64_t> shape_;  // the elementwise loss's (self and target broadcast together)
   void release_variables() override {
     self_.reset_data();
     target_.reset_data();
   }
-  // grad * d(loss)/d(self) for the elementwise derivative `local`, reduced as the loss was.
+  // grad * d(loss)/d(input) for the elementwise derivative `local` (which may depend on one
+  // operand only: it is expanded to the loss's shape), reduced as the loss was.
   Tensor reduced(const Tensor& grad, const Tensor& local) const {
-    const Tensor r = local.mul(grad);
-    return reduction_ == 1 && local.numel() > 0 ? r.div(double(local.numel())) : r;
+    Tensor r = local.mul(grad);
+    if (r.sizes() != IntArrayRef(shape_)) r = r.expand(shape_);
+    int64_t n = 1;
+    for (int64_t s : shape_) n *= s;
+    return reduction_ == 1 && n > 0 ? r.div(double(n)) : r;
   }
 };
 

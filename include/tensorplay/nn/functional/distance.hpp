@@ -27,10 +27,13 @@ Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, do
   TP_CHECK(is_floating_point(common),
            "expected common dtype to be floating point, yet common dtype is ",
            scalar_type_name(common));
-  const Tensor a = x1.dtype() == common ? x1 : x1.to(common);
-  const Tensor b = x2.dtype() == common ? x2 : x2.to(common);
+  Tensor a = x1.dtype() == common ? x1 : x1.to(common);
+  Tensor b = x2.dtype() == common ? x2 : x2.to(common);
+  const Tensor ab = a.mul(b);  // broadcasts (or fails with the size message)
+  a = a.expand(ab.sizes());
+  b = b.expand(ab.sizes());
   const std::vector<int64_t> d{dim};
-  const Tensor w12 = a.mul(b).sum(d, false);
+  const Tensor w12 = ab.sum(d, false);
   const Tensor n12 = a.square().sum(d, false).mul(b.square().sum(d, false));
   return w12.div(n12.clamp_min(eps * eps).sqrt());
 }

@@ -12,6 +12,8 @@
 #include <tensorplay/compiled/definitions.hpp>
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include <tensorplay/autograd/functions/nn.hpp>
 #include <tensorplay/autograd/record.hpp>
@@ -60,12 +62,18 @@ template <class NodeT, class Elementwise, class Init>
 Tensor loss_recorded(const Tensor& self, const Tensor& target, Reduction reduction,
                      const Elementwise& elementwise, const Init& init) {
   TP_CHECK_VALUE(reduction != kBatchMean, "batchmean is not a valid value for reduction");
+  std::vector<int64_t> shape;
   return autograd::detail::differentiable<NodeT>(
-      [&] { return apply_loss_reduction(elementwise(), reduction); },
+      [&] {
+        const Tensor loss = elementwise();
+        shape.assign(loss.sizes().begin(), loss.sizes().end());
+        return apply_loss_reduction(loss, reduction);
+      },
       [&](NodeT& fn, const Tensor&) {
         fn.self_ = autograd::SavedVariable(self, false);
         fn.target_ = autograd::SavedVariable(target, false);
         fn.reduction_ = static_cast<int64_t>(reduction);
+        fn.shape_ = std::move(shape);
         init(fn);
       },
       self, target);
