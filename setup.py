@@ -157,7 +157,7 @@ class SDist(sdist):
 setup(
     version=read_version(),
     package_dir={"": "python"},
-    packages=["tensorplay", "tensorplay.autograd"],
+    packages=["tensorplay", "tensorplay.autograd", "tensorplay.nn"],
     zip_safe=False,
     ext_modules=[CMakeExtension("tensorplay._C", target="tensorplay_python")],
     cmdclass={"build_ext": CMakeBuild, "sdist": SDist},

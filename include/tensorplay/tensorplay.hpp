@@ -84,6 +84,8 @@
 #include <tensorplay/autograd/record.hpp>
 #include <tensorplay/autograd/saved_variable.hpp>
 #include <tensorplay/autograd/variable.hpp>
+
+#include <tensorplay/nn/functional.hpp>
 #endif
 
 // The opt-in backends (their CMake targets define the macro): DevicePolicy and kernels, so that

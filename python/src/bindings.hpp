@@ -45,6 +45,7 @@ void register_linalg(const Target& t);                    // ops_linalg.cpp
 void register_views(const Target& t);                     // ops_views.cpp
 void register_factories(const Target& t);                 // factories.cpp
 void register_index(const Target& t);                     // ops_index.cpp
+void register_nn_functional(PyObject* nn_module);         // nn_functional.cpp: _C._nn
 
 // Runs fn with the GIL released when `work` (elements touched) is large; see fastcall.hpp.
 template <class F>

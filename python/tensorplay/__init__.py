@@ -10,6 +10,7 @@ from . import _tensor  # noqa: F401  (Python-level Tensor methods)
 from . import _tensor_str  # noqa: F401  (PRINT_OPTS)
 from . import autograd
 from . import cuda
+from . import nn
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode
 
 from ._version import __version__  # generated from config.hpp (CMake, setup.py)

@@ -1,7 +1,8 @@
 // Separately compiled mode: the headers a user translation unit parses in full. The core layer
 // (tensors, storage, allocators, options, grad mode), the autograd graph a caller inspects
 // (Node, .grad, hooks) and the small headers of public types and settings (Generator, the index
-// types, print options, thread and CPU-capability settings, factories from values, result_type).
+// types, print options, thread and CPU-capability settings, factories from values, result_type,
+// nn::functional's option structs).
 // Everything else of the ops and autograd layers is declared by declarations.hpp (generated) and
 // defined once in tensorplay::compiled. The generator excludes these headers, and what they
 // include, from the declarations, since their definitions are already seen here.
@@ -51,3 +52,5 @@
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/result_type.hpp>
 #include <tensorplay/ops/tensor_index.hpp>
+
+#include <tensorplay/nn/functional/options.hpp>

@@ -1,0 +1,64 @@
+// cosine_similarity and normalize (ATen's at::cosine_similarity, F.normalize), composites as in
+// PyTorch 1.13, so their gradients are those of the ops they are made of.
+#pragma once
+
+#include <tensorplay/compiled/definitions.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include <tensorplay/core/error.hpp>
+#include <tensorplay/core/grad_mode.hpp>
+#include <tensorplay/core/tensor.hpp>
+#include <tensorplay/nn/functional/options.hpp>
+#include <tensorplay/ops/binary.hpp>
+#include <tensorplay/ops/reduce.hpp>
+#include <tensorplay/ops/result_type.hpp>
+#include <tensorplay/ops/unary.hpp>
+#include <tensorplay/ops/views.hpp>
+
+namespace tensorplay {
+
+// sum(x1 * x2, dim) / sqrt(max(|x1|^2 |x2|^2, eps^2)) after broadcasting x1 and x2 together in
+// their common (floating) dtype.
+template <class = void>
+Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, double eps = 1e-8) {
+  const DType common = result_type(x1, x2);
+  TP_CHECK(is_floating_point(common),
+           "expected common dtype to be floating point, yet common dtype is ",
+           scalar_type_name(common));
+  Tensor a = x1.dtype() == common ? x1 : x1.to(common);
+  Tensor b = x2.dtype() == common ? x2 : x2.to(common);
+  const Tensor ab = a.mul(b);  // broadcasts (or fails with the size message)
+  a = a.expand(ab.sizes());
+  b = b.expand(ab.sizes());
+  const std::vector<int64_t> d{dim};
+  const Tensor w12 = ab.sum(d, false);
+  const Tensor n12 = a.square().sum(d, false).mul(b.square().sum(d, false));
+  return w12.div(n12.clamp_min(eps * eps).sqrt());
+}
+
+// input / max(||input||_p over dim, eps).
+template <class = void>
+Tensor normalize(const Tensor& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12) {
+  const std::vector<int64_t> d{dim};
+  const Tensor denom = input.norm(Scalar(p), d, true).clamp_min(eps).expand_as(input);
+  return input.div(denom);
+}
+
+}  // namespace tensorplay
+
+namespace tensorplay::nn::functional {
+
+template <class = void>
+Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
+                         const CosineSimilarityFuncOptions& options = {}) {
+  return tensorplay::cosine_similarity(x1, x2, options.dim(), options.eps());
+}
+
+template <class = void>
+Tensor normalize(const Tensor& input, const NormalizeFuncOptions& options = {}) {
+  return tensorplay::normalize(input, options.p(), options.dim(), options.eps());
+}
+
+}  // namespace tensorplay::nn::functional

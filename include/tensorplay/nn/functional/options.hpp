@@ -1,0 +1,166 @@
+// The option structs of tensorplay::nn::functional, named and defaulted as libtorch's
+// torch::nn::functional::*FuncOptions, and the loss reduction enum (at::Reduction's values).
+// Plain types without templates: the separately compiled mode's user files see them in full
+// (compiled/public_api.hpp includes this header), since the declared ops take them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <tensorplay/core/error.hpp>
+#include <tensorplay/core/tensor.hpp>
+#include <tensorplay/ops/generator.hpp>
+
+namespace tensorplay {
+
+// How a loss reduces its elementwise values: at::Reduction's None = 0, Mean = 1, Sum = 2, and
+// BatchMean, which only kl_div accepts (the sum divided by the batch size, as F.kl_div does).
+enum class Reduction : int64_t { None = 0, Mean = 1, Sum = 2, BatchMean = 3 };
+inline constexpr Reduction kNone = Reduction::None;
+inline constexpr Reduction kMean = Reduction::Mean;
+inline constexpr Reduction kSum = Reduction::Sum;
+inline constexpr Reduction kBatchMean = Reduction::BatchMean;
+
+// The reduction a Python string names ('none' 'mean' 'sum', and 'batchmean' where allowed),
+// refused with torch.nn._reduction's ValueError.
+inline Reduction reduction_from_string(std::string_view s, bool allow_batchmean = false) {
+  if (s == "none") return kNone;
+  if (s == "mean") return kMean;
+  if (s == "sum") return kSum;
+  TP_CHECK_VALUE(allow_batchmean && s == "batchmean", s, " is not a valid value for reduction");
+  return kBatchMean;
+}
+
+namespace nn::functional {
+
+// libtorch's TORCH_ARG: a private member NAME_ with the chainable setter NAME(value) and the
+// getter NAME(); the default follows the macro (`TENSORPLAY_NN_ARG_(double, eps) = 1e-5;`).
+#define TENSORPLAY_NN_ARG_(T, name)                  \
+ public:                                             \
+  auto& name(const T& value) {                       \
+    name##_ = value;                                 \
+    return *this;                                    \
+  }                                                  \
+  const T& name() const noexcept { return name##_; } \
+                                                     \
+ private:                                            \
+  T name##_
+
+// ---- activations --------------------------------------------------------------------------------
+struct ReLUFuncOptions {
+  TENSORPLAY_NN_ARG_(bool, inplace) = false;
+};
+using ReLU6FuncOptions = ReLUFuncOptions;
+using SELUFuncOptions = ReLUFuncOptions;
+using HardsigmoidFuncOptions = ReLUFuncOptions;
+using HardswishFuncOptions = ReLUFuncOptions;
+using SiLUFuncOptions = ReLUFuncOptions;
+using MishFuncOptions = ReLUFuncOptions;
+struct LeakyReLUFuncOptions {
+  TENSORPLAY_NN_ARG_(double, negative_slope) = 1e-2;
+  TENSORPLAY_NN_ARG_(bool, inplace) = false;
+};
+struct ELUFuncOptions {
+  TENSORPLAY_NN_ARG_(double, alpha) = 1.0;
+  TENSORPLAY_NN_ARG_(bool, inplace) = false;
+};
+struct GELUFuncOptions {
+  TENSORPLAY_NN_ARG_(std::string, approximate) = "none";
+};
+struct SoftplusFuncOptions {
+  TENSORPLAY_NN_ARG_(double, beta) = 1.0;
+  TENSORPLAY_NN_ARG_(double, threshold) = 20.0;
+};
+struct HardtanhFuncOptions {
+  TENSORPLAY_NN_ARG_(double, min_val) = -1.0;
+  TENSORPLAY_NN_ARG_(double, max_val) = 1.0;
+  TENSORPLAY_NN_ARG_(bool, inplace) = false;
+};
+
+// ---- normalisation ------------------------------------------------------------------------------
+struct LayerNormFuncOptions {
+  LayerNormFuncOptions(std::vector<int64_t> normalized_shape)  // NOLINT: implicit as libtorch's
+      : normalized_shape_(std::move(normalized_shape)) {}
+  TENSORPLAY_NN_ARG_(std::vector<int64_t>, normalized_shape);
+  TENSORPLAY_NN_ARG_(Tensor, weight) = {};
+  TENSORPLAY_NN_ARG_(Tensor, bias) = {};
+  TENSORPLAY_NN_ARG_(double, eps) = 1e-5;
+};
+struct GroupNormFuncOptions {
+  GroupNormFuncOptions(int64_t num_groups) : num_groups_(num_groups) {}  // NOLINT
+  TENSORPLAY_NN_ARG_(int64_t, num_groups);
+  TENSORPLAY_NN_ARG_(Tensor, weight) = {};
+  TENSORPLAY_NN_ARG_(Tensor, bias) = {};
+  TENSORPLAY_NN_ARG_(double, eps) = 1e-5;
+};
+struct BatchNormFuncOptions {
+  TENSORPLAY_NN_ARG_(Tensor, weight) = {};
+  TENSORPLAY_NN_ARG_(Tensor, bias) = {};
+  TENSORPLAY_NN_ARG_(bool, training) = false;
+  TENSORPLAY_NN_ARG_(double, momentum) = 0.1;
+  TENSORPLAY_NN_ARG_(double, eps) = 1e-5;
+};
+struct InstanceNormFuncOptions {
+  TENSORPLAY_NN_ARG_(Tensor, running_mean) = {};
+  TENSORPLAY_NN_ARG_(Tensor, running_var) = {};
+  TENSORPLAY_NN_ARG_(Tensor, weight) = {};
+  TENSORPLAY_NN_ARG_(Tensor, bias) = {};
+  TENSORPLAY_NN_ARG_(bool, use_input_stats) = true;
+  TENSORPLAY_NN_ARG_(double, momentum) = 0.1;
+  TENSORPLAY_NN_ARG_(double, eps) = 1e-5;
+};
+
+// ---- losses -------------------------------------------------------------------------------------
+struct MSELossFuncOptions {
+  TENSORPLAY_NN_ARG_(Reduction, reduction) = kMean;
+};
+using L1LossFuncOptions = MSELossFuncOptions;
+struct SmoothL1LossFuncOptions {
+  TENSORPLAY_NN_ARG_(Reduction, reduction) = kMean;
+  TENSORPLAY_NN_ARG_(double, beta) = 1.0;
+};
+struct HuberLossFuncOptions {
+  TENSORPLAY_NN_ARG_(Reduction, reduction) = kMean;
+  TENSORPLAY_NN_ARG_(double, delta) = 1.0;
+};
+struct BinaryCrossEntropyFuncOptions {
+  TENSORPLAY_NN_ARG_(Tensor, weight) = {};
+  TENSORPLAY_NN_ARG_(Reduction, reduction) = kMean;
+};
+struct BinaryCrossEntropyWithLogitsFuncOptions {
+  TENSORPLAY_NN_ARG_(Tensor, weight) = {};
+  TENSORPLAY_NN_ARG_(Reduction, reduction) = kMean;
+  TENSORPLAY_NN_ARG_(Tensor, pos_weight) = {};
+};
+struct KLDivFuncOptions {
+  TENSORPLAY_NN_ARG_(Reduction, reduction) = kMean;
+  TENSORPLAY_NN_ARG_(bool, log_target) = false;
+};
+
+// ---- distance, normalize, dropout ---------------------------------------------------------------
+struct CosineSimilarityFuncOptions {
+  TENSORPLAY_NN_ARG_(int64_t, dim) = 1;
+  TENSORPLAY_NN_ARG_(double, eps) = 1e-8;
+};
+struct NormalizeFuncOptions {
+  TENSORPLAY_NN_ARG_(double, p) = 2.0;
+  TENSORPLAY_NN_ARG_(int64_t, dim) = 1;
+  TENSORPLAY_NN_ARG_(double, eps) = 1e-12;
+};
+struct DropoutFuncOptions {
+  TENSORPLAY_NN_ARG_(double, p) = 0.5;
+  TENSORPLAY_NN_ARG_(bool, training) = true;
+  TENSORPLAY_NN_ARG_(bool, inplace) = false;
+  // Beyond libtorch's options: the generator the mask is drawn from (the default one if unset).
+  TENSORPLAY_NN_ARG_(std::optional<Generator>, generator) = std::nullopt;
+};
+
+#undef TENSORPLAY_NN_ARG_
+
+}  // namespace nn::functional
+}  // namespace tensorplay

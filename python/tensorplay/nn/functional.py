@@ -1,0 +1,275 @@
+"""tensorplay.nn.functional, mirroring torch.nn.functional (torch 1.13's signatures): activations,
+normalisation, the losses without class indices, cosine_similarity, normalize and dropout.
+
+The kernels and autograd nodes are C++ (tensorplay._C._nn, as torch._C._nn); this file does what
+torch's functional.py does in Python before calling in: the inplace= switch, reduction strings,
+the size checks and warnings of the losses, and the batch-size checks of the normalisations.
+"""
+import warnings
+
+from .. import _C
+
+_nn = _C._nn
+
+__all__ = [
+    "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "selu_",
+    "gelu", "silu", "mish", "softplus", "hardtanh", "hardtanh_", "hardsigmoid", "hardswish",
+    "layer_norm", "group_norm", "batch_norm", "instance_norm", "mse_loss", "l1_loss",
+    "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "kl_div", "cosine_similarity", "normalize", "dropout",
+]
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduction_enum(reduction):
+    """torch.nn._reduction.get_enum."""
+    if reduction not in _REDUCTIONS:
+        raise ValueError("{} is not a valid value for reduction".format(reduction))
+    return _REDUCTIONS[reduction]
+
+
+def _legacy_reduction(size_average, reduce):
+    """torch.nn._reduction.legacy_get_string (the deprecated size_average/reduce pair)."""
+    warnings.warn("size_average and reduce args will be deprecated, please use reduction='{}' "
+                  "instead.".format("mean"))
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        return "mean"
+    return "sum" if reduce else "none"
+
+
+def _reduction(size_average, reduce, reduction):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def _warn_size(input, target):
+    if target.size() != input.size():
+        warnings.warn(
+            "Using a target size ({}) that is different to the input size ({}). This will likely "
+            "lead to incorrect results due to broadcasting. Please ensure they have the same "
+            "size.".format(target.size(), input.size()), stacklevel=3)
+
+
+# ---- activations --------------------------------------------------------------------------------
+
+def relu(input, inplace=False):
+    return _nn.relu_(input) if inplace else _nn.relu(input)
+
+
+def relu_(input):
+    return _nn.relu_(input)
+
+
+def relu6(input, inplace=False):
+    return _nn.relu6_(input) if inplace else _nn.relu6(input)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if inplace:
+        return _nn.leaky_relu_(input, negative_slope)
+    return _nn.leaky_relu(input, negative_slope)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return _nn.leaky_relu_(input, negative_slope)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _nn.elu_(input, alpha) if inplace else _nn.elu(input, alpha)
+
+
+def elu_(input, alpha=1.0):
+    return _nn.elu_(input, alpha)
+
+
+def selu(input, inplace=False):
+    return _nn.selu_(input) if inplace else _nn.selu(input)
+
+
+def selu_(input):
+    return _nn.selu_(input)
+
+
+def gelu(input, approximate="none"):
+    return _nn.gelu(input, approximate)
+
+
+def silu(input, inplace=False):
+    return _nn.silu_(input) if inplace else _nn.silu(input)
+
+
+def mish(input, inplace=False):
+    return _nn.mish_(input) if inplace else _nn.mish(input)
+
+
+def softplus(input, beta=1, threshold=20):
+    return _nn.softplus(input, beta, threshold)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if inplace:
+        return _nn.hardtanh_(input, min_val, max_val)
+    return _nn.hardtanh(input, min_val, max_val)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return _nn.hardtanh_(input, min_val, max_val)
+
+
+def hardsigmoid(input, inplace=False):
+    return _nn.hardsigmoid_(input) if inplace else _nn.hardsigmoid(input)
+
+
+def hardswish(input, inplace=False):
+    return _nn.hardswish_(input) if inplace else _nn.hardswish(input)
+
+
+# ---- normalisation ------------------------------------------------------------------------------
+
+def _verify_batch_size(size):
+    size_prods = size[0]
+    for i in range(len(size) - 2):
+        size_prods *= size[i + 2]
+    if size_prods == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size "
+                         "{}".format(size))
+
+
+def _verify_spatial_size(size):
+    size_prods = 1
+    for i in range(2, len(size)):
+        size_prods *= size[i]
+    if size_prods == 1:
+        raise ValueError("Expected more than 1 spatial element when training, got input size "
+                         "{}".format(size))
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return _nn.layer_norm(input, list(normalized_shape), weight, bias, eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    _verify_batch_size([input.size(0) * input.size(1) // num_groups, num_groups]
+                       + list(input.size()[2:]))
+    return _nn.group_norm(input, num_groups, weight, bias, eps)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    if training:
+        _verify_batch_size(input.size())
+    return _nn.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    return _nn.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats,
+                             momentum, eps)
+
+
+# ---- losses -------------------------------------------------------------------------------------
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nn.mse_loss(input, target, _reduction_enum(reduction))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nn.l1_loss(input, target, _reduction_enum(reduction))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _warn_size(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nn.smooth_l1_loss(input, target, _reduction_enum(reduction), beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    _warn_size(input, target)
+    return _nn.huber_loss(input, target, _reduction_enum(reduction), delta)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    reduction_enum = _reduction_enum(reduction)
+    if target.size() != input.size():
+        raise ValueError(
+            "Using a target size ({}) that is different to the input size ({}) is deprecated. "
+            "Please ensure they have the same size.".format(target.size(), input.size()))
+    if weight is not None:
+        weight = weight.expand(_broadcast_shape(target.size(), weight.size()))
+    return _nn.binary_cross_entropy(input, target, weight, reduction_enum)
+
+
+def _broadcast_shape(a, b):
+    """torch._C._infer_size: the broadcast of two shapes."""
+    a, b = list(a), list(b)
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError("The size of tensor a ({}) must match the size of tensor b ({}) "
+                               "at non-singleton dimension {}".format(x, y, i))
+        out.append(y if x == 1 else x)
+    return out
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    reduction = _reduction(size_average, reduce, reduction)
+    reduction_enum = _reduction_enum(reduction)
+    if not (target.size() == input.size()):
+        raise ValueError("Target size ({}) must be the same as input size ({})".format(
+            target.size(), input.size()))
+    return _nn.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction_enum)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction_enum = _reduction_enum(_legacy_reduction(size_average, reduce))
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the support "
+                "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+                "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+                "major release.")
+        reduction_enum = _reduction_enum("sum" if reduction == "batchmean" else reduction)
+    reduced = _nn.kl_div(input, target, reduction_enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
+# ---- distance, normalize, dropout ---------------------------------------------------------------
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return _nn.cosine_similarity(x1, x2, dim, eps)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    result = _nn.normalize(input, float(p), dim, eps)
+    if out is not None:
+        out.resize_(result.shape)
+        out.copy_(result)
+        return out
+    return result
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    return _nn.dropout_(input, p, training) if inplace else _nn.dropout(input, p, training)
