@@ -173,6 +173,42 @@ void register_nn_functional(PyObject* m) {
       overload("input, p, train", [](const Tensor& x, double p, bool train) -> const Tensor& {
         return tensorplay::dropout_(x, p, train);
       }));
+  // Losses over class indices, embedding, one_hot (torch._C._nn's nll_loss_nd, cross_entropy_loss,
+  // torch.embedding, torch._C._nn.one_hot).
+  Registry::function(
+      m, "nll_loss_nd",
+      overload("input, target, weight=None, reduction=1, ignore_index=-100",
+               [](const Tensor& x, const Tensor& t, const OptTensor& w, int64_t r, int64_t ignore) {
+                 TP_CHECK_VALUE(r >= 0 && r <= 2, r, " is not a valid value for reduction");
+                 return tensorplay::nll_loss(x, t, w ? *w : Tensor(), static_cast<Reduction>(r),
+                                             ignore);
+               }));
+  Registry::function(
+      m, "cross_entropy_loss",
+      overload("input, target, weight=None, reduction=1, ignore_index=-100, label_smoothing=0.0",
+               [](const Tensor& x, const Tensor& t, const OptTensor& w, int64_t r, int64_t ignore,
+                  double smoothing) {
+                 TP_CHECK_VALUE(r >= 0 && r <= 2, r, " is not a valid value for reduction");
+                 return tensorplay::cross_entropy(x, t, w ? *w : Tensor(),
+                                                  static_cast<Reduction>(r), ignore, smoothing);
+               }));
+  Registry::function(m, "embedding",
+                     overload("weight, input, padding_idx=-1, scale_grad_by_freq=False, "
+                              "sparse=False",
+                              [](const Tensor& w, const Tensor& idx, int64_t padding_idx,
+                                 bool scale, bool sparse) {
+                                return tensorplay::embedding(w, idx, padding_idx, scale, sparse);
+                              }));
+  Registry::function(m, "embedding_renorm_",
+                     overload("input, indices, max_norm, norm_type",
+                              [](const Tensor& w, const Tensor& idx, double max_norm,
+                                 double norm_type) -> const Tensor& {
+                                return tensorplay::embedding_renorm_(w, idx, max_norm, norm_type);
+                              }));
+  Registry::function(m, "one_hot",
+                     overload("tensor, num_classes=-1", [](const Tensor& t, int64_t n) {
+                       return tensorplay::one_hot(t, n);
+                     }));
 }
 
 }  // namespace tensorplay::python::bindings

@@ -65,6 +65,16 @@ CASES = [
     ("cosine dim 0", lambda F, x, t, p: F.cosine_similarity(x, t, dim=0)),
     ("normalize", lambda F, x, t, p: F.normalize(x)),
     ("normalize p1", lambda F, x, t, p: F.normalize(x, p=1, dim=0)),
+    ("nll", lambda F, x, t, p: F.nll_loss(x, t.argmax(1))),
+    ("nll none weight", lambda F, x, t, p: F.nll_loss(x, t.argmax(1), weight=p[0].detach(),
+                                                      reduction="none")),
+    ("nll ignore", lambda F, x, t, p: F.nll_loss(x, t.argmax(1), ignore_index=2)),
+    ("cross_entropy", lambda F, x, t, p: F.cross_entropy(x, t.argmax(1))),
+    ("cross_entropy smoothing", lambda F, x, t, p: F.cross_entropy(
+        x, t.argmax(1), weight=p[0].detach(), label_smoothing=0.2)),
+    ("cross_entropy probabilities", lambda F, x, t, p: F.cross_entropy(x, p.softmax(1))),
+    ("embedding", lambda F, x, t, p: F.embedding(t.argmax(1), x)),
+    ("embedding padding", lambda F, x, t, p: F.embedding(t.argmax(0), x, padding_idx=1)),
 ]
 
 

@@ -2254,6 +2254,30 @@ namespace tensorplay::nn::functional {
 template <class = void>
 Tensor dropout(const Tensor& input, const DropoutFuncOptions& options = {});
 }  // namespace tensorplay::nn::functional
+// ---- tensorplay/nn/functional/embedding.hpp
+namespace tensorplay {
+template <class = void>
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
+                 bool scale_grad_by_freq = false, bool sparse = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& embedding_renorm_(const Tensor& self, const Tensor& indices, double max_norm,
+                                double norm_type);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor one_hot(const Tensor& self, int64_t num_classes = -1);
+}  // namespace tensorplay
+namespace tensorplay::nn::functional {
+template <class = void>
+Tensor embedding(const Tensor& input, const Tensor& weight,
+                 const EmbeddingFuncOptions& options = {});
+}  // namespace tensorplay::nn::functional
+namespace tensorplay::nn::functional {
+template <class = void>
+Tensor one_hot(const Tensor& tensor, int64_t num_classes = -1);
+}  // namespace tensorplay::nn::functional
 // ---- tensorplay/nn/functional/loss.hpp
 namespace tensorplay {
 template <class = void>
@@ -2289,6 +2313,17 @@ template <class = void>
 Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction = kMean,
               bool log_target = false);
 }  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                Reduction reduction = kMean, int64_t ignore_index = -100);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                     Reduction reduction = kMean, int64_t ignore_index = -100,
+                     double label_smoothing = 0.0);
+}  // namespace tensorplay
 namespace tensorplay::nn::functional {
 template <class = void>
 Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options = {});
@@ -2317,6 +2352,15 @@ template <class = void>
 Tensor binary_cross_entropy_with_logits(
     const Tensor& input, const Tensor& target,
     const BinaryCrossEntropyWithLogitsFuncOptions& options = {});
+}  // namespace tensorplay::nn::functional
+namespace tensorplay::nn::functional {
+template <class = void>
+Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options = {});
+}  // namespace tensorplay::nn::functional
+namespace tensorplay::nn::functional {
+template <class = void>
+Tensor cross_entropy(const Tensor& input, const Tensor& target,
+                     const CrossEntropyFuncOptions& options = {});
 }  // namespace tensorplay::nn::functional
 namespace tensorplay::nn::functional {
 template <class = void>

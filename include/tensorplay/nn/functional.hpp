@@ -6,6 +6,7 @@
 #include <tensorplay/nn/functional/activation.hpp>
 #include <tensorplay/nn/functional/distance.hpp>
 #include <tensorplay/nn/functional/dropout.hpp>
+#include <tensorplay/nn/functional/embedding.hpp>
 #include <tensorplay/nn/functional/loss.hpp>
 #include <tensorplay/nn/functional/normalization.hpp>
 #include <tensorplay/nn/functional/options.hpp>

@@ -1,5 +1,6 @@
 """tensorplay.nn.functional, mirroring torch.nn.functional (torch 1.13's signatures): activations,
-normalisation, the losses without class indices, cosine_similarity, normalize and dropout.
+normalisation, the losses (nll_loss and cross_entropy over class indices too), embedding,
+one_hot, cosine_similarity, normalize and dropout.
 
 The kernels and autograd nodes are C++ (tensorplay._C._nn, as torch._C._nn); this file does what
 torch's functional.py does in Python before calling in: the inplace= switch, reduction strings,
@@ -16,7 +17,8 @@ __all__ = [
     "gelu", "silu", "mish", "softplus", "hardtanh", "hardtanh_", "hardsigmoid", "hardswish",
     "layer_norm", "group_norm", "batch_norm", "instance_norm", "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-    "kl_div", "cosine_similarity", "normalize", "dropout",
+    "kl_div", "cosine_similarity", "normalize", "dropout", "nll_loss", "cross_entropy",
+    "embedding", "one_hot",
 ]
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -273,3 +275,40 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p < 0.0 or p > 1.0:
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
     return _nn.dropout_(input, p, training) if inplace else _nn.dropout(input, p, training)
+
+
+# ---- losses over class indices, embedding -------------------------------------------------------
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nn.nll_loss_nd(input, target, weight, _reduction_enum(reduction), ignore_index)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nn.cross_entropy_loss(input, target, weight, _reduction_enum(reduction), ignore_index,
+                                  label_smoothing)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if max_norm is not None:
+        input = input.contiguous()
+        from ..autograd import no_grad
+        with no_grad():
+            _nn.embedding_renorm_(weight, input, max_norm, norm_type)
+    return _nn.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def one_hot(tensor, num_classes=-1):
+    return _nn.one_hot(tensor, num_classes)

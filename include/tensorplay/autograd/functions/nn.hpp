@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <tensorplay/autograd/functions/pointwise.hpp>
@@ -434,5 +435,79 @@ struct BinaryCrossEntropyWithLogitsBackward0T final : LossNode {
   }
 };
 using BinaryCrossEntropyWithLogitsBackward0 = BinaryCrossEntropyWithLogitsBackward0T<>;
+
+// ---- losses over class indices, embedding
+// --------------------------------------------------------
+
+// nll_loss(self, target, weight, reduction, ignore_index): -w[t] at each target class, scaled as
+// the loss was reduced; a scatter into zeros of self's shape (differentiable in the gradient).
+// One class for NllLossBackward0 (1-d and 2-d inputs) and NllLoss2DBackward0 (the rest).
+template <bool TwoD>
+struct NllLossBackwardT final : Node {
+  std::string name() const override { return TwoD ? "NllLoss2DBackward0" : "NllLossBackward0"; }
+  std::vector<int64_t> self_sizes_;
+  int64_t class_dim_ = 1;
+  int64_t reduction_ = 1;
+  SavedVariable target_;   // ignored positions replaced by class 0 (their weight is 0)
+  SavedVariable weights_;  // the weight of each target (0 where ignored), the target's shape
+  SavedVariable total_weight_;
+  void release_variables() override {
+    target_.reset_data();
+    weights_.reset_data();
+    total_weight_.reset_data();
+  }
+  variable_list apply(variable_list&& grads) override {
+    const auto me = shared_from_this();
+    Tensor gw = grads[0].mul(weights_.unpack(me)).neg();
+    if (reduction_ == 1) gw = gw.div(total_weight_.unpack(me));
+    Tensor z;
+    {
+      NoGradGuard no_grad;
+      z = empty(self_sizes_, grads[0].options()).zero_();
+    }
+    return {
+        z.scatter(class_dim_, target_.unpack(me).unsqueeze(class_dim_), gw.unsqueeze(class_dim_))};
+  }
+};
+using NllLossBackward0 = NllLossBackwardT<false>;
+using NllLoss2DBackward0 = NllLossBackwardT<true>;
+
+// embedding(weight, indices, padding_idx, scale_grad_by_freq): each looked-up row's gradient
+// added back to its row (in index order), none to padding_idx, divided by the row's count with
+// scale_grad_by_freq. index_add keeps it differentiable in the gradient.
+template <class = void>
+struct EmbeddingBackward0T final : Node {
+  TENSORPLAY_NODE_NAME_(EmbeddingBackward0)
+  int64_t num_weights_ = 0;
+  int64_t padding_idx_ = -1;
+  bool scale_grad_by_freq_ = false;
+  SavedVariable indices_;
+  void release_variables() override { indices_.reset_data(); }
+  variable_list apply(variable_list&& grads) override {
+    const Tensor idx = indices_.unpack(shared_from_this()).reshape({-1});
+    const Tensor& g = grads[0];
+    const int64_t dim = g.size(-1);
+    Tensor rows = g.reshape({-1, dim});
+    Tensor scale;  // per looked-up row: 0 at padding_idx, 1 / count with scale_grad_by_freq
+    {
+      NoGradGuard no_grad;
+      scale = empty({idx.numel()}, g.options()).fill_(1);
+      if (scale_grad_by_freq_) {
+        Tensor counts = empty({num_weights_}, g.options()).zero_();
+        counts.index_add_(0, idx, scale);
+        scale = scale.div(counts.index_select(0, idx));
+      }
+      if (padding_idx_ >= 0) scale.masked_fill_(idx.eq(padding_idx_), 0);
+    }
+    if (scale_grad_by_freq_ || padding_idx_ >= 0) rows = rows.mul(scale.unsqueeze(1));
+    Tensor z;
+    {
+      NoGradGuard no_grad;
+      z = empty({num_weights_, dim}, g.options()).zero_();
+    }
+    return {z.index_add(0, idx, rows)};
+  }
+};
+using EmbeddingBackward0 = EmbeddingBackward0T<>;
 
 }  // namespace tensorplay::autograd

@@ -1,6 +1,8 @@
-// Losses without class indices: mse_loss l1_loss smooth_l1_loss huber_loss binary_cross_entropy
-// binary_cross_entropy_with_logits kl_div, as ATen-level ops (reduction a tensorplay::Reduction,
-// at::Reduction's values) and in tensorplay::nn::functional with libtorch's option structs.
+// Losses: mse_loss l1_loss smooth_l1_loss huber_loss binary_cross_entropy
+// binary_cross_entropy_with_logits kl_div, and over class indices nll_loss and cross_entropy
+// (gather along the class dim; NllLossBackward0 scatters back), as ATen-level ops (reduction a
+// tensorplay::Reduction, at::Reduction's values) and in tensorplay::nn::functional with libtorch's
+// option structs.
 //
 // mse, smooth L1, Huber and both binary cross entropies record PyTorch's nodes
 // (MseLossBackward0, ..., BinaryCrossEntropyWithLogitsBackward0: autograd/functions/nn.hpp);
@@ -23,8 +25,11 @@
 #include <tensorplay/ops/binary.hpp>
 #include <tensorplay/ops/compare.hpp>
 #include <tensorplay/ops/factories.hpp>
+#include <tensorplay/ops/masked.hpp>
 #include <tensorplay/ops/reduce.hpp>
 #include <tensorplay/ops/result_type.hpp>
+#include <tensorplay/ops/scatter_gather.hpp>
+#include <tensorplay/ops/softmax.hpp>
 #include <tensorplay/ops/unary.hpp>
 
 namespace tensorplay {
@@ -192,6 +197,136 @@ Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction = kM
   return detail::apply_loss_reduction(loss, reduction);
 }
 
+// ---- nll_loss, cross_entropy --------------------------------------------------------------------
+
+namespace detail {
+// nll_loss's checks (PyTorch's nll_loss_nd and nll_loss forward, their messages and order); the
+// class dimension.
+template <class = void>
+int64_t check_nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight) {
+  TP_CHECK(self.dim() >= 1, "Expected 1 or more dimensions (got ", self.dim(), ")");
+  TP_CHECK_VALUE(self.dim() == 1 || self.size(0) == target.size(0), "Expected input batch_size (",
+                 self.size(0), ") to match target batch_size (",
+                 target.dim() > 0 ? target.size(0) : 1, ").");
+  if (self.dim() <= 2) {
+    TP_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+  } else {
+    std::vector<int64_t> want = self.sizes().vec();
+    want.erase(want.begin() + 1);
+    TP_CHECK(target.sizes() == IntArrayRef(want), "Expected target size ", IntArrayRef(want),
+             ", got ", target.sizes());
+  }
+  TP_CHECK(target.dtype() == kLong, "expected scalar type Long but found ",
+           scalar_type_name(target.dtype()));
+  const int64_t cd = self.dim() == 1 ? 0 : 1, classes = self.size(cd);
+  if (weight.defined()) {
+    TP_CHECK(weight.numel() == classes, "weight tensor should be defined either for all ", classes,
+             " classes or no classes but got weight tensor of shape: ", weight.sizes());
+    TP_CHECK(weight.dtype() == self.dtype(), "expected scalar type ",
+             scalar_type_name(self.dtype()), " but found ", scalar_type_name(weight.dtype()));
+  }
+  return cd;
+}
+}  // namespace detail
+
+// -weight[t] * self[..., t, ...] for each target t (class dim 1, or 0 for a 1-d self), none at
+// ignore_index; a mean divides by the sum of the weights used. Any rank (PyTorch's
+// nll_loss_nd): NllLossBackward0 for 1-d and 2-d inputs, NllLoss2DBackward0 for the others.
+template <class = void>
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                Reduction reduction = kMean, int64_t ignore_index = -100) {
+  TP_CHECK_VALUE(reduction != kBatchMean, "batchmean is not a valid value for reduction");
+  detail::check_no_requires_grad(weight, "weight", "nll_loss");
+  const int64_t cd = detail::check_nll_loss(self, target, weight);
+  const int64_t classes = self.size(cd);
+  Tensor safe, w, total;
+  {
+    NoGradGuard no_grad;
+    const Tensor ignored = target.eq(ignore_index);
+    safe = target.masked_fill(ignored, 0);
+    if (safe.numel() > 0) {
+      const Tensor bad = safe.lt(0).logical_or(safe.ge(classes));
+      if (bad.any().item<bool>()) {
+        TP_CHECK_INDEX(false, "Target ", target.masked_select(bad)[0].item<int64_t>(),
+                       " is out of bounds.");
+      }
+    }
+    w = weight.defined() ? weight.index_select(0, safe.reshape({-1})).view(target.sizes())
+                         : empty(target.sizes(), self.options()).fill_(1);
+    w = w.masked_fill(ignored, 0);
+    total = w.sum();
+  }
+  auto compute = [&] {
+    const Tensor loss = self.gather(cd, safe.unsqueeze(cd)).squeeze(cd).mul(w).neg();
+    if (reduction == kNone) return loss;
+    return reduction == kSum ? loss.sum() : loss.sum().div(total);
+  };
+  auto save = [&](auto& fn, const Tensor&) {
+    fn.self_sizes_ = self.sizes().vec();
+    fn.class_dim_ = cd;
+    fn.reduction_ = static_cast<int64_t>(reduction);
+    fn.target_ = autograd::SavedVariable(safe, false);
+    fn.weights_ = autograd::SavedVariable(w, false);
+    fn.total_weight_ = autograd::SavedVariable(total, false);
+  };
+  if (self.dim() <= 2)
+    return autograd::detail::differentiable<autograd::NllLossBackward0>(compute, save, self);
+  return autograd::detail::differentiable<autograd::NllLoss2DBackward0>(compute, save, self);
+}
+
+// log_softmax over the class dim, then nll_loss (class indices: an int64 target without the
+// class dim) or the cross entropy with probabilities (a floating target of self's shape), with
+// PyTorch's label smoothing (a mix with the uniform distribution over the classes).
+template <class = void>
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                     Reduction reduction = kMean, int64_t ignore_index = -100,
+                     double label_smoothing = 0.0) {
+  TP_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0,
+           "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+  TP_CHECK_VALUE(reduction != kBatchMean, "batchmean is not a valid value for reduction");
+  TP_CHECK(self.dim() >= 1, "Expected 1 or more dimensions (got ", self.dim(), ")");
+  const int64_t cd = self.dim() == 1 ? 0 : 1, classes = self.size(cd);
+  const Tensor logp = self.log_softmax(cd);
+  // weight seen along the class dim, for the sums over classes
+  auto along_classes = [&](const Tensor& w) {
+    std::vector<int64_t> shape(static_cast<std::size_t>(self.dim()), 1);
+    shape[static_cast<std::size_t>(cd)] = classes;
+    return w.view(shape);
+  };
+  if (self.sizes() == target.sizes() && is_floating_point(target.dtype())) {
+    if (weight.defined()) {
+      TP_CHECK(weight.numel() == classes, "weight tensor should be defined either for all ",
+               classes, " classes or no classes but got weight tensor of shape: ", weight.sizes());
+    }
+    const Tensor t = label_smoothing > 0
+                         ? target.mul(1 - label_smoothing).add(label_smoothing / double(classes))
+                         : target;
+    const Tensor terms = (weight.defined() ? logp.mul(along_classes(weight)) : logp).mul(t).neg();
+    if (reduction == kNone) return terms.sum(cd);
+    if (reduction == kSum) return terms.sum();
+    return terms.sum().div(double(self.numel() / std::max<int64_t>(classes, 1)));
+  }
+  const Tensor nll = nll_loss(logp, target, weight, reduction, ignore_index);
+  if (label_smoothing == 0.0) return nll;
+  detail::check_nll_loss(self, target, weight);
+  const Tensor ignored = target.eq(ignore_index);
+  Tensor smooth = (weight.defined() ? logp.mul(along_classes(weight)) : logp).sum(cd).neg();
+  smooth = smooth.masked_fill(ignored, 0);
+  Tensor ret;
+  if (reduction == kNone) {
+    ret = smooth;
+  } else if (reduction == kSum) {
+    ret = smooth.sum();
+  } else {
+    // The normaliser of nll_loss's mean: the weights of the counted targets (or their number).
+    const Tensor kept = ignored.logical_not();
+    const Tensor norm =
+        weight.defined() ? weight.index_select(0, target.masked_select(kept)).sum() : kept.sum();
+    ret = smooth.sum().div(norm);
+  }
+  return nll.mul(1 - label_smoothing).add(ret.mul(label_smoothing / double(classes)));
+}
+
 }  // namespace tensorplay
 
 // ---- tensorplay::nn::functional -----------------------------------------------------------------
@@ -226,6 +361,17 @@ Tensor binary_cross_entropy_with_logits(
     const BinaryCrossEntropyWithLogitsFuncOptions& options = {}) {
   return tensorplay::binary_cross_entropy_with_logits(input, target, options.weight(),
                                                       options.pos_weight(), options.reduction());
+}
+template <class = void>
+Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options = {}) {
+  return tensorplay::nll_loss(input, target, options.weight(), options.reduction(),
+                              options.ignore_index());
+}
+template <class = void>
+Tensor cross_entropy(const Tensor& input, const Tensor& target,
+                     const CrossEntropyFuncOptions& options = {}) {
+  return tensorplay::cross_entropy(input, target, options.weight(), options.reduction(),
+                                   options.ignore_index(), options.label_smoothing());
 }
 // kBatchMean: the sum divided by the batch size (input.size(0); the sum for a 0-d input).
 template <class = void>

@@ -142,6 +142,27 @@ struct KLDivFuncOptions {
   TENSORPLAY_NN_ARG_(bool, log_target) = false;
 };
 
+struct NLLLossFuncOptions {
+  TENSORPLAY_NN_ARG_(Tensor, weight) = {};
+  TENSORPLAY_NN_ARG_(int64_t, ignore_index) = -100;
+  TENSORPLAY_NN_ARG_(Reduction, reduction) = kMean;
+};
+struct CrossEntropyFuncOptions {
+  TENSORPLAY_NN_ARG_(Tensor, weight) = {};
+  TENSORPLAY_NN_ARG_(int64_t, ignore_index) = -100;
+  TENSORPLAY_NN_ARG_(Reduction, reduction) = kMean;
+  TENSORPLAY_NN_ARG_(double, label_smoothing) = 0.0;
+};
+
+// ---- embedding ----------------------------------------------------------------------------------
+struct EmbeddingFuncOptions {
+  TENSORPLAY_NN_ARG_(std::optional<int64_t>, padding_idx) = std::nullopt;
+  TENSORPLAY_NN_ARG_(std::optional<double>, max_norm) = std::nullopt;
+  TENSORPLAY_NN_ARG_(double, norm_type) = 2.0;
+  TENSORPLAY_NN_ARG_(bool, scale_grad_by_freq) = false;
+  TENSORPLAY_NN_ARG_(bool, sparse) = false;
+};
+
 // ---- distance, normalize, dropout ---------------------------------------------------------------
 struct CosineSimilarityFuncOptions {
   TENSORPLAY_NN_ARG_(int64_t, dim) = 1;
