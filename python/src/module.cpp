@@ -103,6 +103,7 @@ PYBIND11_MODULE(_C, m) {
   register_reduce(t);
   register_linalg(t);
   register_views(t);
+  register_shape(t);
   register_factories(t);
   // torch.is_vulkan_available(): false unless the module was built with the Vulkan backend and
   // the machine has a Vulkan device.
