@@ -130,7 +130,7 @@ Tensor gather_dims(const Tensor& self, IntArrayRef out_sizes, const DimMaps& map
 // element accumulate into one place.
 template <class = void>
 Tensor scatter_add_dims(const Tensor& grad, IntArrayRef self_sizes, const DimMaps& maps) {
-  host_only(grad, "index_add_cpu_");
+  host_only(grad, "index_add_cpu");
   TP_CHECK(maps.size() <= std::size_t(kMaxOperands - 2), "scatter_add_dims: too many maps");
   Tensor z = zeros(self_sizes, grad.options());
   if (grad.numel() == 0) return z;
@@ -171,7 +171,7 @@ template <class = void>
 Tensor gather_recorded(const Tensor& self, const std::vector<int64_t>& out_sizes,
                        const std::shared_ptr<const DimMaps>& maps) {
   return autograd::detail::differentiable<autograd::GatherDimBackward0>(
-      [&] { return gather_dims(self, out_sizes, *maps, "index_select_cpu_"); },
+      [&] { return gather_dims(self, out_sizes, *maps, "index_select_cpu"); },
       [&](autograd::GatherDimBackward0& fn, const Tensor&) {
         fn.scatter_ = [sizes = self.sizes().vec(), maps](const Tensor& g) {
           return scatter_add_recorded(g, sizes, maps);
