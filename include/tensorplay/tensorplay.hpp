@@ -65,6 +65,8 @@
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/result_type.hpp>
 #include <tensorplay/ops/scatter_gather.hpp>
+#include <tensorplay/ops/shape_join.hpp>
+#include <tensorplay/ops/shape_ops.hpp>
 #include <tensorplay/ops/softmax.hpp>
 #include <tensorplay/ops/sort.hpp>
 #include <tensorplay/ops/tensor_index.hpp>
@@ -78,6 +80,7 @@
 #include <tensorplay/autograd/functions/linalg.hpp>
 #include <tensorplay/autograd/functions/pointwise.hpp>
 #include <tensorplay/autograd/functions/reduce.hpp>
+#include <tensorplay/autograd/functions/shape.hpp>
 #include <tensorplay/autograd/functions/views.hpp>
 #include <tensorplay/autograd/gradcheck.hpp>
 #include <tensorplay/autograd/node.hpp>

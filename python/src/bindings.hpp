@@ -43,6 +43,7 @@ void register_pointwise(const Target& t);                 // ops_pointwise.cpp
 void register_reduce(const Target& t);                    // ops_reduce.cpp
 void register_linalg(const Target& t);                    // ops_linalg.cpp
 void register_views(const Target& t);                     // ops_views.cpp
+void register_shape(const Target& t);                     // ops_shape.cpp
 void register_factories(const Target& t);                 // factories.cpp
 void register_index(const Target& t);                     // ops_index.cpp
 void register_nn_functional(PyObject* nn_module);         // nn_functional.cpp: _C._nn

@@ -103,6 +103,7 @@ PYBIND11_MODULE(_C, m) {
   register_reduce(t);
   register_linalg(t);
   register_views(t);
+  register_shape(t);
   register_factories(t);
   register_index(t);
   register_nn_functional(

@@ -1399,6 +1399,207 @@ namespace tensorplay {
 template <class = void>
 Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
 }  // namespace tensorplay
+// ---- tensorplay/ops/shape_join.hpp
+namespace tensorplay {
+template <class = void>
+Tensor broadcast_to(const Tensor& self, IntArrayRef size);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::vector<Tensor> broadcast_tensors(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::vector<Tensor> meshgrid(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor atleast_1d(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor atleast_2d(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor atleast_3d(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::vector<Tensor> atleast_1d(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::vector<Tensor> atleast_2d(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::vector<Tensor> atleast_3d(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor hstack(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& hstack_out(const Tensor& out, TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor vstack(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& vstack_out(const Tensor& out, TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor row_stack(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& row_stack_out(const Tensor& out, TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor dstack(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& dstack_out(const Tensor& out, TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor column_stack(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& column_stack_out(const Tensor& out, TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor block_diag(TensorList tensors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor linalg_cross(const Tensor& self, const Tensor& other, int64_t dim = -1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& linalg_cross_out(const Tensor& out, const Tensor& self, const Tensor& other,
+                               int64_t dim = -1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor cross(const Tensor& self, const Tensor& other, std::optional<int64_t> dim = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& cross_out(const Tensor& out, const Tensor& self, const Tensor& other,
+                        std::optional<int64_t> dim = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor kron(const Tensor& self, const Tensor& other);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& kron_out(const Tensor& out, const Tensor& self, const Tensor& other);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor tensordot(const Tensor& input1, const Tensor& input2, IntArrayRef dims1, IntArrayRef dims2);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& tensordot_out(const Tensor& out, const Tensor& input1, const Tensor& input2,
+                            IntArrayRef dims1, IntArrayRef dims2);
+}  // namespace tensorplay
+// ---- tensorplay/ops/shape_ops.hpp
+namespace tensorplay {
+template <class = void>
+Tensor flip(const Tensor& self, IntArrayRef dims);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor fliplr(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor flipud(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims = {});
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor roll(const Tensor& self, int64_t shift, int64_t dim);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor rot90(const Tensor& self, int64_t k = 1, IntArrayRef dims = {0, 1});
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor tile(const Tensor& self, IntArrayRef dims);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor repeat_interleave(const Tensor& self, const Tensor& repeats,
+                         std::optional<int64_t> dim = std::nullopt,
+                         std::optional<int64_t> output_size = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor repeat_interleave(const Tensor& self, int64_t repeats,
+                         std::optional<int64_t> dim = std::nullopt,
+                         std::optional<int64_t> output_size = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor tril(const Tensor& self, int64_t diagonal = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor triu(const Tensor& self, int64_t diagonal = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& tril_out(const Tensor& out, const Tensor& self, int64_t diagonal = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& triu_out(const Tensor& out, const Tensor& self, int64_t diagonal = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor diag(const Tensor& self, int64_t diagonal = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& diag_out(const Tensor& out, const Tensor& self, int64_t diagonal = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor diag_embed(const Tensor& self, int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor diagflat(const Tensor& self, int64_t offset = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor trace(const Tensor& self);
+}  // namespace tensorplay
 // ---- tensorplay/ops/softmax.hpp
 namespace tensorplay {
 template <class = void>

@@ -258,6 +258,52 @@ class Tensor {
   Tensor detach() const;
   Tensor& detach_();
 
+  // ---- shape ops (ops/shape_ops.hpp) ----------------------------------------------------------
+  // New memory, not views: flips, rolls, repeats, triangles, diagonals (ops/shape_ops.hpp);
+  // broadcast_to, cross, kron (ops/shape_join.hpp).
+  template <class = void>
+  Tensor flip(IntArrayRef dims) const;
+  template <class = void>
+  Tensor fliplr() const;
+  template <class = void>
+  Tensor flipud() const;
+  template <class = void>
+  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
+  template <class = void>
+  Tensor rot90(int64_t k = 1, IntArrayRef dims = {0, 1}) const;
+  template <class = void>
+  Tensor repeat(IntArrayRef repeats) const;
+  template <class = void>
+  Tensor tile(IntArrayRef dims) const;
+  template <class = void>
+  Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  template <class = void>
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  template <class = void>
+  Tensor tril(int64_t diagonal = 0) const;
+  template <class = void>
+  Tensor triu(int64_t diagonal = 0) const;
+  template <class = void>
+  const Tensor& tril_(int64_t diagonal = 0) const;
+  template <class = void>
+  const Tensor& triu_(int64_t diagonal = 0) const;
+  template <class = void>
+  Tensor diag(int64_t diagonal = 0) const;
+  template <class = void>
+  Tensor diag_embed(int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1) const;
+  template <class = void>
+  Tensor diagflat(int64_t offset = 0) const;
+  template <class = void>
+  Tensor trace() const;
+  template <class = void>
+  Tensor broadcast_to(IntArrayRef size) const;
+  template <class = void>
+  Tensor cross(const Tensor& other, std::optional<int64_t> dim = std::nullopt) const;
+  template <class = void>
+  Tensor kron(const Tensor& other) const;
+
   // ---- indexing (ops/indexing.hpp) ----------------------------------------------------------
   template <class = void>
   Tensor index(ArrayRef<indexing::TensorIndex> indices) const;

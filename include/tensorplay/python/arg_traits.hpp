@@ -212,12 +212,12 @@ struct Arg<IntArrayRef> {
   }
 };
 
-// Tensor[]: a tuple or list of tensors.
+// Tensor[]: a tuple or list of tensors, or f(a, b) for a `*tensors` parameter.
 template <>
 struct Arg<std::vector<Tensor>> {
   static constexpr const char* name = "tuple of Tensors";
   static bool probe(const Slot& s) noexcept {
-    if (!s.obj || !detail::is_sequence(s.obj)) return false;
+    if (!s.items && (!s.obj || !detail::is_sequence(s.obj))) return false;
     const auto items = detail::items_of(s);
     for (Py_ssize_t i = 0; i < items.size; ++i) {
       if (!is_tensor(items.data[i])) return false;

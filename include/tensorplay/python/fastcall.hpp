@@ -224,7 +224,9 @@ inline bool bind(const OverloadSpec& spec, PyObject* self, PyObject* const* args
     }
     if (spec.params[p].varargs) {
       const Py_ssize_t rest = nargs - a;
-      if (rest == 1 && !is_int_like(args[a])) {
+      // One argument is the list itself (f((2, 3)), f([a, b])) unless it is an element: an int
+      // (f(2)) or a tensor (f(t) for `*tensors`).
+      if (rest == 1 && !is_int_like(args[a]) && !is_tensor(args[a])) {
         slots[p].obj = args[a];
       } else {
         slots[p].items = args + a;
