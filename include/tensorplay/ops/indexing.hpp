@@ -29,7 +29,6 @@
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/dispatch.hpp>
-#include <tensorplay/ops/join.hpp>  // assert_no_overlap (index_fill_)
 #include <tensorplay/ops/tensor_index.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
 #include <tensorplay/ops/views.hpp>
@@ -517,7 +516,7 @@ namespace detail {
 template <class = void>
 void index_fill_impl(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   TP_CHECK_INDEX(index.dtype() == kLong, "index_fill_(): Expected dtype int64 for index.");
-  join_impl::assert_no_overlap(self, index);
+  assert_no_overlap(self, index);
   // A 0-d self is indexed as one element along dim 0 (or -1).
   const Tensor self_nz = self.dim() == 0 ? self.unsqueeze(-1) : self;
   dim = maybe_wrap_dim(dim, self_nz.dim());

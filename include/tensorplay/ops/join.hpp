@@ -156,17 +156,6 @@ void cat_fill(const Tensor& result, TensorList tensors, const CatPlan& plan) {
   }
 }
 
-// c10's assert_no_overlap: an input may not share any element with the output.
-template <class = void>
-void assert_no_overlap(const Tensor& out, const Tensor& input) {
-  const MemOverlapStatus lap =
-      get_overlap_status(*out.unsafeGetTensorImpl(), *input.unsafeGetTensorImpl());
-  TP_CHECK(lap != MemOverlapStatus::Partial && lap != MemOverlapStatus::Full,
-           "unsupported operation: some elements of the input tensor and the written-to tensor "
-           "refer to a single memory location. Please clone() the tensor before performing the "
-           "operation.");
-}
-
 template <class = void>
 std::vector<Tensor> unsqueeze_all(TensorList tensors, int64_t dim) {
   std::vector<Tensor> out;
@@ -231,7 +220,7 @@ const Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim = 0) {
   if (!(out.sizes() == IntArrayRef(plan.sizes))) out.resize_(plan.sizes, plan.format);
   if (plan.any_valid) {
     detail::assert_no_internal_overlap(out);
-    for (const Tensor& t : tensors) assert_no_overlap(out, t);
+    for (const Tensor& t : tensors) detail::assert_no_overlap(out, t);
   }
   cat_fill(out, tensors, plan);
   out.unsafeGetTensorImpl()->bump_version();

@@ -99,12 +99,7 @@ bool may_share_memory(const Tensor& a, const Tensor& b) {
 
 // ---- out= -----------------------------------------------------------------------------------
 
-// The dtype check of PyTorch's structured out= kernels.
-template <class = void>
-void check_out_dtype(const Tensor& out, DType expected) {
-  TP_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ", typemeta_name(expected),
-           ", but got ", typemeta_name(out.dtype()), " instead");
-}
+using detail::check_out_dtype;  // ops/resize.hpp; seen by the ops' `using namespace linalg_impl`
 
 // at::native::resize_output: an out of another shape is resized to `shape` with contiguous
 // strides (its storage grows if needed); one of the right shape keeps its strides.

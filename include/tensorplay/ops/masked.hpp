@@ -17,8 +17,7 @@
 #include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/ops/copy.hpp>
-#include <tensorplay/ops/join.hpp>            // assert_no_overlap
-#include <tensorplay/ops/linalg.hpp>          // check_out_dtype, resize_out, finish_out
+#include <tensorplay/ops/resize.hpp>          // resize_output
 #include <tensorplay/ops/scatter_gather.hpp>  // host_only
 #include <tensorplay/ops/tensor_iterator.hpp>
 #include <tensorplay/ops/views.hpp>
@@ -67,7 +66,7 @@ void masked_select_into(const Tensor& out, const Tensor& self, const Tensor& mas
   check_mask(mask, "masked_select");
   const std::vector<int64_t> shape = infer_size(self.sizes(), mask.sizes());
   const Tensor s = self.expand(shape), m = mask.expand(shape);
-  linalg_impl::resize_out(out, {count_true(m)});
+  resize_output(out, {count_true(m)});
   if (out.numel() == 0) return;
   const auto es = self.element_size();
   char* o = static_cast<char*>(out.data_ptr());
@@ -91,7 +90,7 @@ void masked_scatter_into(const Tensor& self, const Tensor& mask, const Tensor& s
   TP_CHECK(count_true(m) <= source.numel(),
            "Number of elements of source < number of ones in mask");
   assert_no_internal_overlap(self);
-  join_impl::assert_no_overlap(self, mask);
+  assert_no_overlap(self, mask);
   // A source sharing memory with self is read from a copy (PyTorch reads it while writing).
   const bool shares = get_overlap_status(*self.unsafeGetTensorImpl(),
                                          *source.unsafeGetTensorImpl()) != MemOverlapStatus::No;
@@ -115,7 +114,7 @@ void nonzero_into(const Tensor& out, const Tensor& self) {
     m = self.dtype() == kBool ? self : self.ne(0);
   }
   const int64_t k = self.dim();
-  linalg_impl::resize_out(out, {count_true(m), k});
+  resize_output(out, {count_true(m), k});
   if (out.numel() == 0) return;
   int64_t* o = out.data_ptr<int64_t>();
   const int64_t rs = out.stride(0), cs = out.stride(1);
@@ -153,12 +152,12 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
 template <class = void>
 const Tensor& masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask) {
   autograd::detail::check_out_no_grad("masked_select", self, out);
-  detail::linalg_impl::check_out_dtype(out, self.dtype());
+  detail::check_out_dtype(out, self.dtype());
   detail::assert_no_internal_overlap(out);
-  detail::join_impl::assert_no_overlap(out, self);
-  detail::join_impl::assert_no_overlap(out, mask);
+  detail::assert_no_overlap(out, self);
+  detail::assert_no_overlap(out, mask);
   detail::masked::masked_select_into(out, self, mask);
-  detail::linalg_impl::finish_out(out);
+  out.unsafeGetTensorImpl()->bump_version();
   return out;
 }
 template <class>
@@ -211,9 +210,9 @@ const Tensor& nonzero_out(const Tensor& out, const Tensor& self) {
            "nonzero: Expected out tensor to have scalar type Long but got scalar type ",
            scalar_type_name(out.dtype()));
   detail::assert_no_internal_overlap(out);
-  detail::join_impl::assert_no_overlap(out, self);
+  detail::assert_no_overlap(out, self);
   detail::masked::nonzero_into(out, self);
-  detail::linalg_impl::finish_out(out);
+  out.unsafeGetTensorImpl()->bump_version();
   return out;
 }
 // nonzero(as_tuple=True): one index tensor per dimension (a 0-d self counts as one dimension).

@@ -49,8 +49,8 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -168,13 +168,6 @@ Tensor keepdim_view(const Tensor& result, IntArrayRef sizes, DimMask mask, bool 
     }
   }
   return make_tensor(result.storage(), result.dtype(), shape, strides, result.storage_offset());
-}
-
-// out= of a structured op must already have the result dtype (PyTorch's resize_out check).
-template <class = void>
-void check_out_dtype(const Tensor& out, DType expected) {
-  TP_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ", typemeta_name(expected),
-           ", but got ", typemeta_name(out.dtype()), " instead");
 }
 
 template <class = void>
@@ -686,7 +679,8 @@ void reduce_kernel(const Tensor& acc, const Tensor& self, DimMask mask, const Op
                    const Tensor& aux) {
   if (self.numel() == 0) return;
   const TensorIterator iter = make_reduction_iterator(acc, self, mask, aux);
-  const auto block = cpu_dispatch<ReduceBlockKernel<T, A, Op>, ReduceBlockSig, kDispatchedReduction<T>>();
+  const auto block =
+      cpu_dispatch<ReduceBlockKernel<T, A, Op>, ReduceBlockSig, kDispatchedReduction<T>>();
   if (acc.numel() == 1) {
     const int64_t slots = full_reduction_slots(iter.numel());
     std::unique_ptr<A[]> partial(new A[std::size_t(slots)]);

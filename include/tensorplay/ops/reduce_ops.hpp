@@ -24,7 +24,6 @@
 
 #include <tensorplay/autograd/functions/reduce.hpp>
 #include <tensorplay/ops/reduce.hpp>
-#include <tensorplay/ops/scatter_gather.hpp>  // scatter_add: the selecting ops' gradient
 #include <tensorplay/ops/views.hpp>
 
 namespace tensorplay {
@@ -1434,3 +1433,7 @@ const Tensor& Tensor::cumprod_(int64_t dim, std::optional<DType> dtype) const {
 }
 
 }  // namespace tensorplay
+
+// Last, after every definition above: scatter_add, which the selecting ops' gradients use
+// (value_selecting_backward); it includes headers that include this one.
+#include <tensorplay/ops/scatter_gather.hpp>

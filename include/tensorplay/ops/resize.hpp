@@ -48,6 +48,14 @@ inline void resize_impl(TensorImpl& self, IntArrayRef sizes,
   if (needed > storage->nbytes()) storage->resize_bytes(needed);
 }
 
+// The dtype check of PyTorch's structured out= kernels (their resize_out): an out= tensor must
+// already have the result's dtype.
+template <class = void>
+void check_out_dtype(const Tensor& out, DType expected) {
+  TP_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ", typemeta_name(expected),
+           ", but got ", typemeta_name(out.dtype()), " instead");
+}
+
 // PyTorch's at::native::resize_output: leaves `out` alone when it already has `shape`,
 // otherwise resizes it (PyTorch also warns when a non-empty tensor is resized; the behaviour
 // is the same). Returns whether it resized, so that the caller can restride the result.

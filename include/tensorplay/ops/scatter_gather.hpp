@@ -32,10 +32,9 @@
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
-#include <tensorplay/ops/join.hpp>    // assert_no_overlap
-#include <tensorplay/ops/linalg.hpp>  // check_out_dtype, resize_out
-#include <tensorplay/ops/loops.hpp>   // opmath_t
+#include <tensorplay/ops/loops.hpp>  // opmath_t
 #include <tensorplay/ops/parallel.hpp>
+#include <tensorplay/ops/resize.hpp>  // resize_output
 #include <tensorplay/ops/tensor_iterator.hpp>
 #include <tensorplay/ops/views.hpp>
 
@@ -319,8 +318,8 @@ int64_t scatter_checks(const Tensor& self, int64_t dim, const Tensor& index, con
              "scatter(): Expected self.dtype to be equal to src.dtype");
   scatter_shape_check(self, dim, index, src);
   assert_no_internal_overlap(self);
-  join_impl::assert_no_overlap(self, index);
-  if (src) join_impl::assert_no_overlap(self, *src);
+  assert_no_overlap(self, index);
+  if (src) assert_no_overlap(self, *src);
   return dim;
 }
 
@@ -384,13 +383,13 @@ const Tensor& gather_out(const Tensor& out, const Tensor& self, int64_t dim, con
   autograd::detail::check_out_no_grad("gather", self, out);
   const int64_t d = sg::gather_checks(self, dim, index, sparse_grad);
   sg::host_only("gather", {&out});
-  detail::linalg_impl::check_out_dtype(out, self.dtype());
-  detail::linalg_impl::resize_out(out, index.sizes());
+  detail::check_out_dtype(out, self.dtype());
+  detail::resize_output(out, index.sizes());
   detail::assert_no_internal_overlap(out);
-  detail::join_impl::assert_no_overlap(out, self);
-  detail::join_impl::assert_no_overlap(out, index);
+  detail::assert_no_overlap(out, self);
+  detail::assert_no_overlap(out, index);
   sg::gather_into(out, self, d, index);
-  detail::linalg_impl::finish_out(out);
+  out.unsafeGetTensorImpl()->bump_version();
   return out;
 }
 template <class>
@@ -658,7 +657,7 @@ void index_select_into(const Tensor& out, const Tensor& self, int64_t dim, const
   }
   std::vector<int64_t> shape = self.sizes().vec();
   if (self.dim() > 0) shape[std::size_t(dim)] = int64_t(idx.size());
-  linalg_impl::resize_out(out, shape);
+  resize_output(out, shape);
   if (out.numel() == 0) return;
   // The roles of index_slices swap: out's slice j takes self's slice idx[j].
   const Tensor o = as_1d(out), s = as_1d(self);
@@ -709,12 +708,12 @@ template <class = void>
 const Tensor& index_select_out(const Tensor& out, const Tensor& self, int64_t dim,
                                const Tensor& index) {
   autograd::detail::check_out_no_grad("index_select", self, out);
-  detail::linalg_impl::check_out_dtype(out, self.dtype());
+  detail::check_out_dtype(out, self.dtype());
   detail::assert_no_internal_overlap(out);
-  detail::join_impl::assert_no_overlap(out, self);
-  detail::join_impl::assert_no_overlap(out, index);
+  detail::assert_no_overlap(out, self);
+  detail::assert_no_overlap(out, index);
   detail::scatter_gather::index_select_into(out, self, dim, index);
-  detail::linalg_impl::finish_out(out);
+  out.unsafeGetTensorImpl()->bump_version();
   return out;
 }
 template <class>
@@ -760,8 +759,8 @@ std::vector<int64_t> index_add_checks(const Tensor& self, int64_t& dim, const Te
   const int64_t size = self.dim() == 0 ? 1 : self.size(dim);
   for (int64_t k : idx) TP_CHECK_INDEX(k >= 0 && k < size, "index out of range in self");
   assert_no_internal_overlap(self);
-  join_impl::assert_no_overlap(self, index);
-  join_impl::assert_no_overlap(self, source);
+  assert_no_overlap(self, index);
+  assert_no_overlap(self, source);
   return idx;
 }
 }  // namespace detail::scatter_gather
@@ -841,8 +840,8 @@ const Tensor& Tensor::index_copy_(int64_t dim, const Tensor& index, const Tensor
                    " is out of bounds for dimension ", dim, " with size ", size);
   }
   detail::assert_no_internal_overlap(*this);
-  detail::join_impl::assert_no_overlap(*this, index);
-  detail::join_impl::assert_no_overlap(*this, source);
+  detail::assert_no_overlap(*this, index);
+  detail::assert_no_overlap(*this, source);
   return autograd::detail::differentiable_inplace<autograd::IndexCopyBackward0>(
       *this,
       [&] {
@@ -949,8 +948,8 @@ const Tensor& Tensor::put_(const Tensor& index, const Tensor& source, bool accum
                  source.numel(), ", index.numel() = ", index.numel());
   const std::vector<int64_t> idx = sg::flat_indices(*this, index, "put_");
   detail::assert_no_internal_overlap(*this);
-  detail::join_impl::assert_no_overlap(*this, index);
-  detail::join_impl::assert_no_overlap(*this, source);
+  detail::assert_no_overlap(*this, index);
+  detail::assert_no_overlap(*this, source);
   return autograd::detail::differentiable_inplace<autograd::PutBackward0>(
       *this,
       [&] {

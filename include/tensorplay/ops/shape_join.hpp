@@ -376,7 +376,7 @@ const Tensor& linalg_cross_out(const Tensor& out, const Tensor& self, const Tens
   using namespace detail::shape_impl;
   autograd::detail::check_out_no_grad("linalg_cross", self, other);
   const std::vector<int64_t> shape = check_cross(self, other, dim);
-  detail::linalg_impl::check_out_dtype(out, self.dtype());
+  detail::check_out_dtype(out, self.dtype());
   detail::linalg_impl::resize_out(out, shape);
   detail::linalg_impl::check_out_memory(out, {&self, &other});
   cross_kernel(out, self, other, maybe_wrap_dim(dim, self.dim()));

@@ -481,7 +481,7 @@ template <class = void>
 void triangle_out(const Tensor& out, const Tensor& self, int64_t k, bool lower) {
   autograd::detail::check_out_no_grad(lower ? "tril" : "triu", self);
   (void)self.size(maybe_wrap_dim(-2, self.dim(), false));
-  linalg_impl::check_out_dtype(out, self.dtype());
+  check_out_dtype(out, self.dtype());
   linalg_impl::resize_out(out, self.sizes());
   linalg_impl::check_out_memory(out, {&self});
   triangle_kernel(out, self, k, lower);
@@ -597,7 +597,7 @@ template <class = void>
 const Tensor& diag_out(const Tensor& out, const Tensor& self, int64_t diagonal = 0) {
   autograd::detail::check_out_no_grad("diag", self);
   detail::shape_impl::check_diag(self);
-  detail::linalg_impl::check_out_dtype(out, self.dtype());
+  detail::check_out_dtype(out, self.dtype());
   const Tensor values = detail::shape_impl::diag_values(self, diagonal);
   detail::linalg_impl::resize_out(out, values.sizes());
   detail::linalg_impl::check_out_memory(out, {&self});

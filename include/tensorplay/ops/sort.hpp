@@ -39,7 +39,6 @@
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/parallel.hpp>
-#include <tensorplay/ops/scatter_gather.hpp>  // scatter_add: the selecting ops' gradient
 
 namespace tensorplay {
 namespace detail::sort_impl {
@@ -306,3 +305,7 @@ std::tuple<Tensor, Tensor> Tensor::topk(int64_t k, int64_t dim, bool largest, bo
 }
 
 }  // namespace tensorplay
+
+// Last, after every definition above: scatter_add, which the selecting ops' gradients use
+// (value_selecting_backward); it includes headers that include this one.
+#include <tensorplay/ops/scatter_gather.hpp>

@@ -86,6 +86,17 @@ inline void assert_no_partial_overlap(const Tensor& a, const Tensor& b) {
            "operation.");
 }
 
+// c10's assert_no_overlap: an input of an op that writes `out` may share no element with it,
+// not even all of them (the indexing ops and the joins read while they write).
+inline void assert_no_overlap(const Tensor& out, const Tensor& input) {
+  const MemOverlapStatus lap =
+      get_overlap_status(*out.unsafeGetTensorImpl(), *input.unsafeGetTensorImpl());
+  TP_CHECK(lap != MemOverlapStatus::Partial && lap != MemOverlapStatus::Full,
+           "unsupported operation: some elements of the input tensor and the written-to tensor "
+           "refer to a single memory location. Please clone() the tensor before performing the "
+           "operation.");
+}
+
 // ---- shapes and dimension order -------------------------------------------------------------
 
 // The broadcast of two shapes, right-aligned (PyTorch's infer_size, and its message).
