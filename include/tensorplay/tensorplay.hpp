@@ -46,17 +46,20 @@
 
 #include <tensorplay/ops/as_strided.hpp>
 #include <tensorplay/ops/binary.hpp>
+#include <tensorplay/ops/bucketize.hpp>
 #include <tensorplay/ops/compare.hpp>
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/cpu_capability.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/generator.hpp>
+#include <tensorplay/ops/histogram.hpp>
 #include <tensorplay/ops/indexing.hpp>
 #include <tensorplay/ops/join.hpp>
 #include <tensorplay/ops/linalg.hpp>
 #include <tensorplay/ops/loops.hpp>
 #include <tensorplay/ops/masked.hpp>
+#include <tensorplay/ops/nan_reduce.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/print.hpp>
 #include <tensorplay/ops/print_options.hpp>
@@ -72,6 +75,7 @@
 #include <tensorplay/ops/tensor_index.hpp>
 #include <tensorplay/ops/tensor_iterator.hpp>
 #include <tensorplay/ops/unary.hpp>
+#include <tensorplay/ops/unique.hpp>
 #include <tensorplay/ops/views.hpp>
 
 #include <tensorplay/autograd/engine.hpp>

@@ -46,6 +46,7 @@ void register_views(const Target& t);                     // ops_views.cpp
 void register_shape(const Target& t);                     // ops_shape.cpp
 void register_factories(const Target& t);                 // factories.cpp
 void register_index(const Target& t);                     // ops_index.cpp
+void register_search(const Target& t);                    // ops_search.cpp
 void register_nn_functional(PyObject* nn_module);         // nn_functional.cpp: _C._nn
 
 // Runs fn with the GIL released when `work` (elements touched) is large; see fastcall.hpp.

@@ -106,6 +106,7 @@ PYBIND11_MODULE(_C, m) {
   register_shape(t);
   register_factories(t);
   register_index(t);
+  register_search(t);
   register_nn_functional(
       m.def_submodule("_nn", "torch._C._nn's ops (tensorplay.nn.functional)").ptr());
   // torch.is_vulkan_available(): false unless the module was built with the Vulkan backend and

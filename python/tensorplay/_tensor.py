@@ -110,3 +110,29 @@ Tensor.__copy__ = _copy_tensor
 Tensor.__deepcopy__ = _deepcopy_tensor
 Tensor.__array__ = _array
 Tensor.retains_grad = property(lambda self: self.retains_grad_())
+
+
+# torch.unique / Tensor.unique and unique_consecutive: Python functions in torch too, whose return
+# form (a tensor, or a tuple with the inverse indices and/or counts) follows the flags.
+def _unique_result(out, inverse, counts, return_inverse, return_counts):
+    if return_inverse and return_counts:
+        return out, inverse, counts
+    if return_inverse:
+        return out, inverse
+    if return_counts:
+        return out, counts
+    return out
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    out, inverse, counts = _C._unique2(input, sorted, return_inverse, return_counts, dim)
+    return _unique_result(out, inverse, counts, return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    out, inverse, counts = _C._unique_consecutive(input, return_inverse, return_counts, dim)
+    return _unique_result(out, inverse, counts, return_inverse, return_counts)
+
+
+Tensor.unique = unique
+Tensor.unique_consecutive = unique_consecutive

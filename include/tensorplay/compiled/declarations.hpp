@@ -502,6 +502,29 @@ namespace tensorplay {
 template <class = void>
 Tensor operator^(const Scalar& a, const Tensor& b);
 }  // namespace tensorplay
+// ---- tensorplay/ops/bucketize.hpp
+namespace tensorplay {
+template <class = void>
+Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_int32 = false,
+                    bool right = false, std::optional<std::string_view> side = std::nullopt,
+                    const std::optional<Tensor>& sorter = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor searchsorted(const Tensor& sorted_sequence, const Scalar& self, bool out_int32 = false,
+                    bool right = false, std::optional<std::string_view> side = std::nullopt,
+                    const std::optional<Tensor>& sorter = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32 = false,
+                 bool right = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor bucketize(const Scalar& self, const Tensor& boundaries, bool out_int32 = false,
+                 bool right = false);
+}  // namespace tensorplay
 // ---- tensorplay/ops/compare.hpp
 namespace tensorplay {
 template <class = void>
@@ -831,6 +854,16 @@ namespace tensorplay {
 template <class = void>
 Tensor fill(const Tensor& self, const Tensor& value);
 }  // namespace tensorplay
+// ---- tensorplay/ops/histogram.hpp
+namespace tensorplay {
+template <class = void>
+Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights = std::nullopt,
+                int64_t minlength = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor histc(const Tensor& self, int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0);
+}  // namespace tensorplay
 // ---- tensorplay/ops/indexing.hpp
 namespace tensorplay {
 template <class = void>
@@ -991,6 +1024,29 @@ Tensor argwhere(const Tensor& self);
 namespace tensorplay {
 template <class = void>
 std::vector<Tensor> where(const Tensor& condition);
+}  // namespace tensorplay
+// ---- tensorplay/ops/nan_reduce.hpp
+namespace tensorplay {
+template <class = void>
+Tensor count_nonzero(const Tensor& self, IntArrayRef dim = {});
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor nansum(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false,
+              std::optional<DType> dtype = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor nanmean(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false,
+               std::optional<DType> dtype = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
 }  // namespace tensorplay
 // ---- tensorplay/ops/parallel.hpp
 namespace tensorplay {
@@ -2100,6 +2156,20 @@ const Tensor& absolute_(const Tensor& self);
 namespace tensorplay {
 template <class = void>
 Tensor positive(const Tensor& self);
+}  // namespace tensorplay
+// ---- tensorplay/ops/unique.hpp
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sorted = true,
+                                          bool return_inverse = false, bool return_counts = false,
+                                          std::optional<int64_t> dim = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self,
+                                                      bool return_inverse = false,
+                                                      bool return_counts = false,
+                                                      std::optional<int64_t> dim = std::nullopt);
 }  // namespace tensorplay
 // ---- tensorplay/ops/views.hpp
 namespace tensorplay {

@@ -983,6 +983,25 @@ class Tensor {
   template <class = void>
   bool equal(const Tensor& other) const;
 
+  // ---- reductions that skip elements, running extremes (ops/nan_reduce.hpp) ---------------
+  template <class = void>
+  Tensor count_nonzero(IntArrayRef dim = {}) const;
+  template <class = void>
+  Tensor nansum(IntArrayRef dim = {}, bool keepdim = false,
+                std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  Tensor nanmean(IntArrayRef dim = {}, bool keepdim = false,
+                 std::optional<DType> dtype = std::nullopt) const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
+  // ---- counting (ops/histogram.hpp) ----------------------------------------------------------
+  template <class = void>
+  Tensor bincount(const std::optional<Tensor>& weights = std::nullopt, int64_t minlength = 0) const;
+  template <class = void>
+  Tensor histc(int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0) const;
+
   // ---- reductions, scans and softmax (ops/reduce.hpp, ops/softmax.hpp) ----------------------
   // @@reduce-methods@@
   // Dimension lists are IntArrayRef, libtorch's OptionalIntArrayRef calls spelled the same way

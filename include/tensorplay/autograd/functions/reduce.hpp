@@ -545,4 +545,46 @@ struct LogSoftmaxBackward0T final : Node {  // _log_softmax(self, dim, half_to_f
 };
 using LogSoftmaxBackward0 = LogSoftmaxBackward0T<>;
 
+// nansum(self, dim, keepdim, dtype): the gradient everywhere but at self's NaNs.
+template <class = void>
+struct NansumBackward0T final : Node {
+  TENSORPLAY_NODE_NAME_(NansumBackward0)
+  SavedVariable self_;
+  std::vector<int64_t> dim_;
+  bool keepdim_ = false;
+  void release_variables() override { self_.reset_data(); }
+  variable_list apply(variable_list&& grads) override {
+    const Tensor self = self_.unpack(shared_from_this());
+    return {detail::unsqueeze_reduced(grads[0], dim_, self.dim(), keepdim_)
+                .expand(self.sizes())
+                .masked_fill(self.isnan(), 0)};
+  }
+};
+using NansumBackward0 = NansumBackward0T<>;
+
+// cummax / cummin(self, dim): each output's gradient goes to the element it copied.
+template <class Tag>
+struct CumExtremeBackwardT final : Node {
+  std::string name() const override { return Tag::name(); }
+  std::vector<int64_t> self_sizes_;
+  int64_t dim_ = 0;
+  SavedVariable indices_;
+  void release_variables() override { indices_.reset_data(); }
+  variable_list apply(variable_list&& grads) override {
+    const Tensor& g = grads[0];
+    if (!g.defined()) return {Tensor()};
+    return {detail::zeros_for(self_sizes_, g).scatter_add(dim_, indices_.unpack(), g)};
+  }
+};
+namespace detail {
+struct CummaxTag {
+  static std::string name() { return "CummaxBackward0"; }
+};
+struct CumminTag {
+  static std::string name() { return "CumminBackward0"; }
+};
+}  // namespace detail
+using CummaxBackward0 = CumExtremeBackwardT<detail::CummaxTag>;
+using CumminBackward0 = CumExtremeBackwardT<detail::CumminTag>;
+
 }  // namespace tensorplay::autograd
