@@ -57,7 +57,7 @@ class SearchOpsParity(unittest.TestCase):
             with self.subTest(expr=expr):
                 self.assert_same(expr, eval(expr, dict(envs[0])), eval(expr, dict(envs[1])))
                 count += 1
-        self.assertGreater(count, 40)
+        self.assertGreaterEqual(count, 40)
 
     def test_errors_have_torch_exception_types(self):
         for expr in lines(ERRORS):

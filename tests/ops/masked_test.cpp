@@ -111,6 +111,7 @@ TEST_CASE("nonzero, argwhere and where(condition)", "[ops][masked]") {
     CHECK(same(lng({0, 1, 0, 1}).to(d).nonzero(), lng({1, 3}).reshape({2, 1})));
   }
   Tensor out = empty({7}, kLong);
+  CHECK((x.nonzero().stride(0) == 1 && x.nonzero().stride(1) == 5));  // column-major, as torch
   nonzero_out(out, x.lt(2));
   CHECK(same(out, lng({0, 0, 0, 1}).reshape({2, 2})));
   CHECK_THROWS_WITH(

@@ -89,7 +89,7 @@ TEST_CASE("bincount and histc", "[ops][histogram]") {
                     "bincount only supports 1-d non-negative integral inputs.");
   CHECK_THROWS_WITH(bincount(lng({0, 2}).reshape({1, 2})),
                     "bincount only supports 1-d non-negative integral inputs.");
-  CHECK_THROWS_AS(bincount(flt({0, 2})), NotImplementedError);
+  CHECK_THROWS_AS(bincount(flt({0, 2})), Error);
   CHECK_THROWS_WITH(bincount(flt({0, 2})), "\"bincount_cpu\" not implemented for 'Float'");
   CHECK_THROWS_WITH(bincount(lng({0, 2}), std::nullopt, -1), "minlength should be >= 0");
   CHECK_THROWS_WITH(bincount(lng({0, 2}), flt({1})),

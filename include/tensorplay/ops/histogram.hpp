@@ -27,9 +27,8 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights = std::
                 int64_t minlength = 0) {
   detail::scatter_gather::host_only("bincount", {&self});
   TP_CHECK(minlength >= 0, "minlength should be >= 0");
-  TP_CHECK_NOT_IMPLEMENTED(is_integral(self.dtype(), /*include_bool=*/false),
-                           "\"bincount_cpu\" not implemented for '", scalar_type_name(self.dtype()),
-                           "'");
+  TP_CHECK(is_integral(self.dtype(), /*include_bool=*/false),
+           "\"bincount_cpu\" not implemented for '", scalar_type_name(self.dtype()), "'");
   NoGradGuard no_grad;
   const Tensor idx = self.to(kLong).contiguous();
   const int64_t* p = idx.data_ptr<int64_t>();

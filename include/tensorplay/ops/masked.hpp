@@ -114,7 +114,11 @@ void nonzero_into(const Tensor& out, const Tensor& self) {
     m = self.dtype() == kBool ? self : self.ne(0);
   }
   const int64_t k = self.dim();
-  resize_output(out, {count_true(m), k});
+  const int64_t n = count_true(m);
+  // PyTorch's layout, out= included: column-major, each coordinate column contiguous (so that
+  // as_tuple's index tensors are).
+  out.resize_({k, n});
+  out.t_();
   if (out.numel() == 0) return;
   int64_t* o = out.data_ptr<int64_t>();
   const int64_t rs = out.stride(0), cs = out.stride(1);

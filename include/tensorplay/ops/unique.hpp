@@ -98,13 +98,13 @@ std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sort, bool re
     TP_CHECK(n == 0 || self.numel() > 0,
              "There are 0 sized dimensions, and they aren't selected, so unique cannot be "
              "applied");
-    const Tensor moved = self.dim() == 0 ? self.reshape({1}) : self.movedim(d, 0);
+    const Tensor moved = self.dim() == 0 ? self.reshape({1}) : self.transpose(d, 0);
     std::tie(out, inverse, counts) =
         unique_rows(moved.reshape({n, n == 0 ? 0 : -1}).contiguous(), sort);
     std::vector<int64_t> shape = moved.sizes().vec();
     shape[0] = out.size(0);
     out = out.reshape(shape);
-    if (self.dim() > 0) out = out.movedim(0, d);
+    if (self.dim() > 0) out = out.transpose(0, d);  // PyTorch's layout
   }
   if (!return_inverse) inverse = empty({0}, kLong);
   if (!return_counts) counts = empty({0}, kLong);

@@ -19,7 +19,7 @@
 
 namespace tensorplay {
 
-// sum(x1 * x2, dim) / sqrt(max(|x1|^2 |x2|^2, eps^2)) after broadcasting x1 and x2 together in
+// sum(x1 / max(|x1|, eps) * x2 / max(|x2|, eps), dim) after broadcasting x1 and x2 together in
 // their common (floating) dtype.
 template <class = void>
 Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, double eps = 1e-8) {
@@ -32,10 +32,16 @@ Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, do
   const Tensor ab = a.mul(b);  // broadcasts (or fails with the size message)
   a = a.expand(ab.sizes());
   b = b.expand(ab.sizes());
+  // PyTorch 1.13's formula: each vector divided by its norm (clamped below at eps, as a
+  // constant), then the products summed (SumBackward1).
   const std::vector<int64_t> d{dim};
-  const Tensor w12 = ab.sum(d, false);
-  const Tensor n12 = a.square().sum(d, false).mul(b.square().sum(d, false));
-  return w12.div(n12.clamp_min(eps * eps).sqrt());
+  Tensor n1 = a.norm(2, d, false).clone(), n2 = b.norm(2, d, false).clone();
+  {
+    NoGradGuard no_grad;
+    n1.clamp_min_(eps);
+    n2.clamp_min_(eps);
+  }
+  return a.div(n1.unsqueeze(dim)).mul(b.div(n2.unsqueeze(dim))).sum(d, false);
 }
 
 // input / max(||input||_p over dim, eps).
