@@ -67,9 +67,8 @@ Tensor Tensor::bincount(const std::optional<Tensor>& weights, int64_t minlength)
 template <class = void>
 Tensor histc(const Tensor& self, int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0) {
   detail::scatter_gather::host_only("histc", {&self});
-  TP_CHECK_NOT_IMPLEMENTED(is_floating_point(self.dtype()),
-                           "\"histogram_cpu\" not implemented for '",
-                           scalar_type_name(self.dtype()), "'");
+  TP_CHECK(is_floating_point(self.dtype()), "\"histogram_cpu\" not implemented for '",
+           scalar_type_name(self.dtype()), "'");
   TP_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0");
   NoGradGuard no_grad;
   const Tensor x = self.to(kDouble).contiguous();
