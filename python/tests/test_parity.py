@@ -61,11 +61,43 @@ x.is_contiguous(); xt.is_contiguous(); x.numel(); x.dim(); len(x); x.size(1); i.
 """
 
 
-def expressions():
-    for line in EXPRESSIONS.strip().splitlines():
+def split_expressions(text):
+    """The expressions of a block written `a; b` per line."""
+    for line in text.strip().splitlines():
         for expr in line.split("; "):
             if expr.strip():
                 yield expr.strip()
+
+
+def expressions():
+    return split_expressions(EXPRESSIONS)
+
+
+def check_expressions(case, text):
+    """Evaluates each expression with tensorplay and with torch (make_env's names) and compares
+    the results with Parity.assert_same; returns how many matched."""
+    envs = make_env(tp), make_env(torch)
+    count = 0
+    for expr in split_expressions(text):
+        with case.subTest(expr=expr):
+            Parity.assert_same(case, expr, eval(expr, dict(envs[0])), eval(expr, dict(envs[1])))
+            count += 1
+    return count
+
+
+def check_exception_types(case, text):
+    """Each expression must raise in torch, and raise the same exception type in tensorplay."""
+    for expr in split_expressions(text):
+        with case.subTest(expr=expr):
+            caught = []
+            for lib in (tp, torch):
+                try:
+                    eval(expr, make_env(lib))
+                    caught.append(None)
+                except Exception as e:  # noqa: BLE001 - the type is what is compared
+                    caught.append(type(e).__name__)
+            case.assertIsNotNone(caught[1], expr)
+            case.assertEqual(caught[0], caught[1], expr)
 
 
 @unittest.skipIf(torch is None, "torch is not importable")

@@ -11,7 +11,6 @@ except ImportError:
     torch = None
 
 import test_parity
-from test_parity import make_env
 
 EXPRESSIONS = """
 lib.count_nonzero(x); x.count_nonzero(1); lib.count_nonzero(i, (0, 1)); b.count_nonzero()
@@ -39,38 +38,15 @@ lib.unique(i, dim=3); lib.cummax(x, 2)
 """
 
 
-def lines(text):
-    for line in text.strip().splitlines():
-        for expr in line.split("; "):
-            if expr.strip():
-                yield expr.strip()
-
-
 @unittest.skipIf(torch is None, "torch is not importable")
 class SearchOpsParity(unittest.TestCase):
     assert_same = test_parity.Parity.assert_same  # values, shapes, dtypes, strides, offsets, repr
 
     def test_expressions(self):
-        envs = make_env(tp), make_env(torch)
-        count = 0
-        for expr in lines(EXPRESSIONS):
-            with self.subTest(expr=expr):
-                self.assert_same(expr, eval(expr, dict(envs[0])), eval(expr, dict(envs[1])))
-                count += 1
-        self.assertGreaterEqual(count, 40)
+        self.assertGreaterEqual(test_parity.check_expressions(self, EXPRESSIONS), 40)
 
     def test_errors_have_torch_exception_types(self):
-        for expr in lines(ERRORS):
-            with self.subTest(expr=expr):
-                caught = []
-                for lib in (tp, torch):
-                    try:
-                        eval(expr, make_env(lib))
-                        caught.append(None)
-                    except Exception as e:  # noqa: BLE001 - the type is what is compared
-                        caught.append(type(e).__name__)
-                self.assertIsNotNone(caught[1], expr)
-                self.assertEqual(caught[0], caught[1], expr)
+        test_parity.check_exception_types(self, ERRORS)
 
     def test_gradients(self):
         for expr in ["x.nansum(1)", "x.nanmean()", "x.cummax(1)[0]", "x.cummin(0)[0]"]:

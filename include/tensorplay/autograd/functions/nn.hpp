@@ -183,14 +183,34 @@ Tensor sum_over(const Tensor& t, IntArrayRef axes) {
 }
 }  // namespace detail
 
+// What the three normalisation nodes save: the input, the weight, the statistics (the mean and
+// 1 / std, shaped to broadcast or reshaped by the node) and eps (to recompute the statistics
+// differentiably under create_graph).
+struct NormNode : Node {
+  SavedVariable input_, weight_, mean_, rstd_;
+  double eps_ = 1e-5;
+  void save(const Tensor& input, const Tensor& weight, const Tensor& mean, const Tensor& rstd,
+            double eps) {
+    input_ = SavedVariable(input, false);
+    weight_ = SavedVariable(weight, false);
+    mean_ = SavedVariable(mean, false);
+    rstd_ = SavedVariable(rstd, false);
+    eps_ = eps;
+  }
+  void release_variables() override {
+    input_.reset_data();
+    weight_.reset_data();
+    mean_.reset_data();
+    rstd_.reset_data();
+  }
+};
+
 // native_layer_norm(input, normalized_shape, weight, bias, eps): saved input, weight, and the
 // per-row mean and 1 / std (shaped [outer..., 1, ...], so they broadcast over the row).
 template <class = void>
-struct NativeLayerNormBackward0T final : Node {
+struct NativeLayerNormBackward0T final : NormNode {
   TENSORPLAY_NODE_NAME_(NativeLayerNormBackward0)
-  SavedVariable input_, weight_, mean_, rstd_;
   int64_t normalized_ndim_ = 1;
-  double eps_ = 1e-5;
   variable_list apply(variable_list&& grads) override {
     auto me = shared_from_this();
     const Tensor x = input_.unpack(me), w = weight_.unpack(me);
@@ -210,23 +230,15 @@ struct NativeLayerNormBackward0T final : Node {
     if (should_compute_output(2)) out[2] = detail::sum_over(g, rows);
     return out;
   }
-  void release_variables() override {
-    input_.reset_data();
-    weight_.reset_data();
-    mean_.reset_data();
-    rstd_.reset_data();
-  }
 };
 using NativeLayerNormBackward0 = NativeLayerNormBackward0T<>;
 
 // native_group_norm(input, weight, bias, N, C, HxW, group, eps): statistics of shape [N, group]
 // over each group's C / group channels and all spatial positions.
 template <class = void>
-struct NativeGroupNormBackward0T final : Node {
+struct NativeGroupNormBackward0T final : NormNode {
   TENSORPLAY_NODE_NAME_(NativeGroupNormBackward0)
-  SavedVariable input_, weight_, mean_, rstd_;
   int64_t group_ = 1;
-  double eps_ = 1e-5;
   variable_list apply(variable_list&& grads) override {
     auto me = shared_from_this();
     const Tensor x = input_.unpack(me), w = weight_.unpack(me);
@@ -253,12 +265,6 @@ struct NativeGroupNormBackward0T final : Node {
     if (should_compute_output(2)) out[2] = g.sum(axes);
     return out;
   }
-  void release_variables() override {
-    input_.reset_data();
-    weight_.reset_data();
-    mean_.reset_data();
-    rstd_.reset_data();
-  }
 };
 using NativeGroupNormBackward0 = NativeGroupNormBackward0T<>;
 
@@ -266,11 +272,9 @@ using NativeGroupNormBackward0 = NativeGroupNormBackward0T<>;
 // per channel (dim 1). Training: the batch's mean and 1 / std (save_mean, save_invstd), which
 // depend on the input; evaluation: the running statistics, constants.
 template <class = void>
-struct NativeBatchNormBackward0T final : Node {
+struct NativeBatchNormBackward0T final : NormNode {  // statistics: batch or running
   TENSORPLAY_NODE_NAME_(NativeBatchNormBackward0)
-  SavedVariable input_, weight_, mean_, invstd_;  // mean_/invstd_: batch or running statistics
   bool training_ = true;
-  double eps_ = 1e-5;
   variable_list apply(variable_list&& grads) override {
     auto me = shared_from_this();
     const Tensor x = input_.unpack(me), w = weight_.unpack(me);
@@ -281,7 +285,7 @@ struct NativeBatchNormBackward0T final : Node {
     const bool recompute = training_ && GradMode::is_enabled();
     const Tensor mean = recompute ? x.mean(axes, true) : mean_.unpack(me).reshape(channel);
     const Tensor invstd =
-        recompute ? detail::rstd_of(x, axes, true, eps_) : invstd_.unpack(me).reshape(channel);
+        recompute ? detail::rstd_of(x, axes, true, eps_) : rstd_.unpack(me).reshape(channel);
     const Tensor xhat = x.sub(mean).mul(invstd);
     variable_list out(3);
     if (should_compute_output(0)) {
@@ -291,12 +295,6 @@ struct NativeBatchNormBackward0T final : Node {
     if (should_compute_output(1)) out[1] = g.mul(xhat).sum(axes);
     if (should_compute_output(2)) out[2] = g.sum(axes);
     return out;
-  }
-  void release_variables() override {
-    input_.reset_data();
-    weight_.reset_data();
-    mean_.reset_data();
-    invstd_.reset_data();
   }
 };
 using NativeBatchNormBackward0 = NativeBatchNormBackward0T<>;

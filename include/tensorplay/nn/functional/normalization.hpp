@@ -110,12 +110,8 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
         return detail::affine(x.sub(mean).mul(rstd), weight, bias, shape).to(input.dtype());
       },
       [&](autograd::NativeLayerNormBackward0& fn, const Tensor&) {
-        fn.input_ = autograd::SavedVariable(input, false);
-        fn.weight_ = autograd::SavedVariable(weight, false);
-        fn.mean_ = autograd::SavedVariable(mean, false);
-        fn.rstd_ = autograd::SavedVariable(rstd, false);
+        fn.save(input, weight, mean, rstd, eps);
         fn.normalized_ndim_ = k;
-        fn.eps_ = eps;
       },
       input, weight, bias);
   return {out, mean, rstd};
@@ -162,12 +158,8 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input, const 
             .to(input.dtype());
       },
       [&](autograd::NativeGroupNormBackward0& fn, const Tensor&) {
-        fn.input_ = autograd::SavedVariable(input, false);
-        fn.weight_ = autograd::SavedVariable(weight, false);
-        fn.mean_ = autograd::SavedVariable(mean, false);
-        fn.rstd_ = autograd::SavedVariable(rstd, false);
+        fn.save(input, weight, mean, rstd, eps);
         fn.group_ = group;
-        fn.eps_ = eps;
       },
       input, weight, bias);
   return {out, mean, rstd};
@@ -240,12 +232,8 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
         return detail::affine(xhat, weight, bias, channel).to(input.dtype());
       },
       [&](autograd::NativeBatchNormBackward0& fn, const Tensor&) {
-        fn.input_ = autograd::SavedVariable(input, false);
-        fn.weight_ = autograd::SavedVariable(weight, false);
-        fn.mean_ = autograd::SavedVariable(mean, false);
-        fn.invstd_ = autograd::SavedVariable(invstd, false);
+        fn.save(input, weight, mean, invstd, eps);
         fn.training_ = training;
-        fn.eps_ = eps;
       },
       input, weight, bias);
   if (!training) {
