@@ -2492,6 +2492,70 @@ namespace tensorplay::nn::functional {
 template <class = void>
 Tensor hardswish(const Tensor& input, const HardswishFuncOptions& options = {});
 }  // namespace tensorplay::nn::functional
+// ---- tensorplay/nn/functional/conv.hpp
+namespace tensorplay {
+template <class = void>
+Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
+                   IntArrayRef output_padding, int64_t groups);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv1d(const Tensor& input, const Tensor& weight,
+                    const std::optional<Tensor>& bias = std::nullopt, IntArrayRef stride = 1,
+                    IntArrayRef padding = 0, IntArrayRef dilation = 1, int64_t groups = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                    IntArrayRef stride, PaddingString padding, IntArrayRef dilation = 1,
+                    int64_t groups = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv_transpose1d(
+      const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
+      IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef output_padding = 0,
+      int64_t groups = 1, IntArrayRef dilation = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv2d(const Tensor& input, const Tensor& weight,
+                    const std::optional<Tensor>& bias = std::nullopt, IntArrayRef stride = 1,
+                    IntArrayRef padding = 0, IntArrayRef dilation = 1, int64_t groups = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                    IntArrayRef stride, PaddingString padding, IntArrayRef dilation = 1,
+                    int64_t groups = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv_transpose2d(
+      const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
+      IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef output_padding = 0,
+      int64_t groups = 1, IntArrayRef dilation = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv3d(const Tensor& input, const Tensor& weight,
+                    const std::optional<Tensor>& bias = std::nullopt, IntArrayRef stride = 1,
+                    IntArrayRef padding = 0, IntArrayRef dilation = 1, int64_t groups = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv3d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                    IntArrayRef stride, PaddingString padding, IntArrayRef dilation = 1,
+                    int64_t groups = 1);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor conv_transpose3d(
+      const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
+      IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef output_padding = 0,
+      int64_t groups = 1, IntArrayRef dilation = 1);
+}  // namespace tensorplay
 // ---- tensorplay/nn/functional/distance.hpp
 namespace tensorplay {
 template <class = void>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <tensorplay/nn/functional/activation.hpp>
+#include <tensorplay/nn/functional/conv.hpp>
 #include <tensorplay/nn/functional/distance.hpp>
 #include <tensorplay/nn/functional/dropout.hpp>
 #include <tensorplay/nn/functional/embedding.hpp>

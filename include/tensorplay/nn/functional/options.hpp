@@ -4,6 +4,7 @@
 // (compiled/public_api.hpp includes this header), since the declared ops take them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,6 +36,18 @@ inline Reduction reduction_from_string(std::string_view s, bool allow_batchmean 
   TP_CHECK_VALUE(allow_batchmean && s == "batchmean", s, " is not a valid value for reduction");
   return kBatchMean;
 }
+
+// A convolution's padding given as a string ('same' or 'valid'): the type of the padding
+// parameter of conv1d/2d/3d's second overload. Made from a string literal, std::string or
+// std::string_view, never from an integer (a plain `0` must pick the IntArrayRef overload, not
+// convert to a null const char*).
+struct PaddingString {
+  template <std::size_t N>
+  PaddingString(const char (&s)[N]) : value(s, N - 1) {}  // NOLINT: implicit as a string
+  PaddingString(std::string_view s) : value(s) {}         // NOLINT
+  PaddingString(const std::string& s) : value(s) {}       // NOLINT
+  std::string_view value;
+};
 
 namespace nn::functional {
 
