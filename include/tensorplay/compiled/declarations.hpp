@@ -2761,3 +2761,55 @@ namespace tensorplay::nn::functional {
 template <class = void>
 Tensor instance_norm(const Tensor& input, const InstanceNormFuncOptions& options = {});
 }  // namespace tensorplay::nn::functional
+// ---- tensorplay/nn/functional/pooling.hpp
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor avg_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor adaptive_avg_pool1d(const Tensor& self, IntArrayRef output_size);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size);
+}  // namespace tensorplay

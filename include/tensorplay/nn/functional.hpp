@@ -10,4 +10,5 @@
 #include <tensorplay/nn/functional/embedding.hpp>
 #include <tensorplay/nn/functional/loss.hpp>
 #include <tensorplay/nn/functional/normalization.hpp>
+#include <tensorplay/nn/functional/pooling.hpp>
 #include <tensorplay/nn/functional/options.hpp>
