@@ -2613,6 +2613,30 @@ namespace tensorplay::nn::functional {
 template <class = void>
 Tensor one_hot(const Tensor& tensor, int64_t num_classes = -1);
 }  // namespace tensorplay::nn::functional
+// ---- tensorplay/nn/functional/linear.hpp
+namespace tensorplay {
+template <class = void>
+Tensor linear(const Tensor& input, const Tensor& weight,
+              const std::optional<Tensor>& bias = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
+                const std::optional<Tensor>& bias = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
+                const Tensor& bias = {});
+}  // namespace nn::functional
+}  // namespace tensorplay
 // ---- tensorplay/nn/functional/loss.hpp
 namespace tensorplay {
 template <class = void>

@@ -8,6 +8,7 @@
 #include <tensorplay/nn/functional/distance.hpp>
 #include <tensorplay/nn/functional/dropout.hpp>
 #include <tensorplay/nn/functional/embedding.hpp>
+#include <tensorplay/nn/functional/linear.hpp>
 #include <tensorplay/nn/functional/loss.hpp>
 #include <tensorplay/nn/functional/normalization.hpp>
 #include <tensorplay/nn/functional/pooling.hpp>
