@@ -56,6 +56,38 @@ void cross_entropy_backward(benchmark::State& state) {
   }
 }
 
+// conv2d of N = 32 images, 64 -> 64 channels, 56 x 56, 3 x 3 with padding 1 (range(0): 1 for
+// channels-last input and weight), forward only and forward + backward (input and weight).
+void conv2d(benchmark::State& state) {
+  threads(state);
+  tp::manual_seed(0);
+  tp::Tensor x = tp::randn({32, 64, 56, 56}), w = tp::randn({64, 64, 3, 3});
+  if (state.range(0) == 1) {
+    x = x.contiguous(tp::MemoryFormat::ChannelsLast);
+    w = w.contiguous(tp::MemoryFormat::ChannelsLast);
+  }
+  for (auto _ : state) {
+    tp::Tensor y = tp::conv2d(x, w, {}, 1, 1);
+    benchmark::DoNotOptimize(y.data_ptr());
+  }
+}
+
+void conv2d_backward(benchmark::State& state) {
+  threads(state);
+  tp::manual_seed(0);
+  tp::Tensor x = tp::randn({32, 64, 56, 56}), w = tp::randn({64, 64, 3, 3});
+  if (state.range(0) == 1) {
+    x = x.contiguous(tp::MemoryFormat::ChannelsLast);
+    w = w.contiguous(tp::MemoryFormat::ChannelsLast);
+  }
+  x.requires_grad_();
+  w.requires_grad_();
+  for (auto _ : state) {
+    tp::conv2d(x, w, {}, 1, 1).sum().backward();
+    benchmark::DoNotOptimize(w.grad().data_ptr());
+  }
+}
+
 #define TP_NN_BENCH(fn, name, size)                            \
   BENCHMARK(fn)->Name(name "_t1@tensorplay")->Args({size, 1}); \
   BENCHMARK(fn)->Name(name "_t2@tensorplay")->Args({size, 2})->UseRealTime()
@@ -64,5 +96,9 @@ TP_NN_BENCH(layer_norm, "layer_norm_4096x1024", 1024);
 TP_NN_BENCH(layer_norm_backward, "layer_norm_bwd_4096x1024", 1024);
 TP_NN_BENCH(cross_entropy, "cross_entropy_4096x1000", 1000);
 TP_NN_BENCH(cross_entropy_backward, "cross_entropy_bwd_4096x1000", 1000);
+TP_NN_BENCH(conv2d, "conv2d_32x64x56x56_3x3", 0);
+TP_NN_BENCH(conv2d, "conv2d_channels_last_32x64x56x56_3x3", 1);
+TP_NN_BENCH(conv2d_backward, "conv2d_bwd_32x64x56x56_3x3", 0);
+TP_NN_BENCH(conv2d_backward, "conv2d_bwd_channels_last_32x64x56x56_3x3", 1);
 
 }  // namespace
