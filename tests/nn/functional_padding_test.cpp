@@ -2,15 +2,15 @@
 // reflection_pad1d/2d/3d, replication_pad1d/2d/3d, the circular decomposition and pad()/F::pad
 // against torch 1.13 (values, gradients and node names), gradcheck and second derivatives of the
 // backward kernels on contiguous and strided inputs, dtypes, empty inputs and every error path.
-#include <tensorplay/autograd/gradcheck.hpp>
 #include <tensorplay/tensorplay.hpp>
 
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "resample_test_util.hpp"
 
 namespace nn_functional_padding_test {
 
@@ -20,42 +20,13 @@ namespace F = tensorplay::nn::functional;
 namespace {
 
 using V = std::vector<double>;
+using testing::ResampleCase;
+V values(const Tensor& t) { return testing::resample_values(t); }
+std::string node(const Tensor& t) { return testing::resample_node(t); }
+Tensor x_of(IntArrayRef shape) { return testing::resample_input(shape); }
 
-V values(const Tensor& t) {
-  Tensor c = t.to(kDouble).contiguous();
-  const double* p = c.data_ptr<double>();
-  return V(p, p + c.numel());
-}
-
-void require_close(const V& got, const V& want, double tol) {
-  REQUIRE(got.size() == want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    INFO("element " << i << ": got " << got[i] << ", want " << want[i]);
-    REQUIRE(std::abs(got[i] - want[i]) <= tol * (1 + std::abs(want[i])));
-  }
-}
-
-std::string node(const Tensor& t) { return t.grad_fn() ? t.grad_fn()->name() : "None"; }
-
-// x = 2 sin(1.3 k) shaped as the case says; the output weights cos(0.7 k).
-Tensor x_of(IntArrayRef shape) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return arange(n, dtype(kDouble)).mul(1.3).sin().mul(2).reshape(shape);
-}
-Tensor weights_like(const Tensor& y) {
-  return arange(y.numel(), dtype(kDouble)).mul(0.7).cos().reshape(y.sizes());
-}
-
-struct Case {
-  const char* name;
-  std::vector<int64_t> shape;
-  std::function<Tensor(const Tensor&)> fn;
-  V out, grad;
-  const char* node;
-};
 // Generated with torch 1.13: y = <op>(x), (y * weights).sum().backward().
-const std::vector<Case> kCases{
+const std::vector<ResampleCase> kCases{
     {"constant 1d",
      {2, 3},
      [](const Tensor& x) {
@@ -680,17 +651,7 @@ const std::vector<Case> kCases{
 }  // namespace
 
 TEST_CASE("padding: values, gradients and node names against torch 1.13", "[nn]") {
-  for (const Case& c : kCases) {
-    INFO(c.name);
-    const Tensor x = x_of(c.shape).requires_grad_();
-    const Tensor y = c.fn(x);
-    require_close(values(y), c.out, 1e-9);
-    CHECK(node(y) == c.node);
-    y.mul(weights_like(y)).sum().backward();
-    require_close(values(x.grad()), c.grad, 1e-9);
-    // float32 gives the same values.
-    require_close(values(c.fn(x_of(c.shape).to(kFloat))), c.out, 1e-6);
-  }
+  testing::check_resample_cases(kCases, 1e-6);
 }
 
 TEST_CASE("padding: gradcheck on contiguous and strided inputs, second derivatives", "[nn]") {
@@ -732,19 +693,7 @@ TEST_CASE("padding: gradcheck on contiguous and strided inputs, second derivativ
   };
   for (const auto& [name, fn] : ops) {
     INFO(name);
-    const Tensor a = randn({4, 5}, dtype(kDouble)).requires_grad_();
-    const Tensor b = randn({5, 4}, dtype(kDouble)).t().requires_grad_();  // strided
-    CHECK(autograd::gradcheck(fn, {a}));
-    CHECK(autograd::gradcheck(fn, {b}));
-    // The backward is itself differentiable: the gradient of <grad_out, d/dx y.v> wrt grad_out.
-    const Tensor y = fn({a});
-    const Tensor go = randn(y.sizes(), dtype(kDouble)).requires_grad_();
-    CHECK(autograd::gradcheck(
-        [&](const std::vector<Tensor>& v) {
-          AutoGradMode on(true);
-          return autograd::grad({fn({a})}, {a}, {v[0]}, true, true)[0];
-        },
-        {go}));
+    testing::check_resample_grads(fn);
   }
   const Tensor a = randn({1, 2, 4}, dtype(kDouble)).requires_grad_();
   const Tensor g =

@@ -2,15 +2,16 @@
 // _upsample_nearest_exact*, upsample_linear1d, upsample_bilinear2d, upsample_bicubic2d,
 // upsample_trilinear3d (both overloads) and F::interpolate against torch 1.13 (values, gradients,
 // node names), gradcheck and second derivatives on contiguous and strided inputs, channels-last
-#include <tensorplay/autograd/gradcheck.hpp>
+// layouts, dtypes, empty batches and every error path.
 #include <tensorplay/tensorplay.hpp>
 
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "resample_test_util.hpp"
 
 namespace nn_functional_upsampling_test {
 
@@ -20,42 +21,13 @@ namespace F = tensorplay::nn::functional;
 namespace {
 
 using V = std::vector<double>;
+using testing::ResampleCase;
+V values(const Tensor& t) { return testing::resample_values(t); }
+std::string node(const Tensor& t) { return testing::resample_node(t); }
+Tensor x_of(IntArrayRef shape) { return testing::resample_input(shape); }
 
-V values(const Tensor& t) {
-  Tensor c = t.to(kDouble).contiguous();
-  const double* p = c.data_ptr<double>();
-  return V(p, p + c.numel());
-}
-
-void require_close(const V& got, const V& want, double tol) {
-  REQUIRE(got.size() == want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    INFO("element " << i << ": got " << got[i] << ", want " << want[i]);
-    REQUIRE(std::abs(got[i] - want[i]) <= tol * (1 + std::abs(want[i])));
-  }
-}
-
-std::string node(const Tensor& t) { return t.grad_fn() ? t.grad_fn()->name() : "None"; }
-
-// x = 2 sin(1.3 k) shaped as the case says; the output weights cos(0.7 k).
-Tensor x_of(IntArrayRef shape) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return arange(n, dtype(kDouble)).mul(1.3).sin().mul(2).reshape(shape);
-}
-Tensor weights_like(const Tensor& y) {
-  return arange(y.numel(), dtype(kDouble)).mul(0.7).cos().reshape(y.sizes());
-}
-
-struct Case {
-  const char* name;
-  std::vector<int64_t> shape;
-  std::function<Tensor(const Tensor&)> fn;
-  V out, grad;
-  const char* node;
-};
 // Generated with torch 1.13: y = <op>(x), (y * weights).sum().backward().
-const std::vector<Case> kCases{
+const std::vector<ResampleCase> kCases{
     {"nearest 1d scale",
      {1, 2, 3},
      [](const Tensor& x) {
@@ -508,16 +480,7 @@ const std::vector<Case> kCases{
 }  // namespace
 
 TEST_CASE("upsampling: values, gradients and node names against torch 1.13", "[nn]") {
-  for (const Case& c : kCases) {
-    INFO(c.name);
-    const Tensor x = x_of(c.shape).requires_grad_();
-    const Tensor y = c.fn(x);
-    require_close(values(y), c.out, 1e-9);
-    CHECK(node(y) == c.node);
-    y.mul(weights_like(y)).sum().backward();
-    require_close(values(x.grad()), c.grad, 1e-9);
-    require_close(values(c.fn(x_of(c.shape).to(kFloat))), c.out, 1e-5);
-  }
+  testing::check_resample_cases(kCases, 1e-5);
 }
 
 TEST_CASE("upsampling: hand-computed values", "[nn]") {
@@ -529,7 +492,8 @@ TEST_CASE("upsampling: hand-computed values", "[nn]") {
   // linear, align_corners to 5: positions 0 0.5 1 1.5 2.
   CHECK(values(upsample_linear1d(x, {5}, true)) == V{1, 1.5, 2, 3, 4});
   // linear, half-pixel to 6: positions max(0.5 o - 0.25, 0) = 0 0.25 0.75 1.25 1.75 2.25.
-  require_close(values(upsample_linear1d(x, {6}, false)), V{1, 1.25, 1.75, 2.5, 3.5, 4}, 1e-7);
+  testing::resample_require_close(values(upsample_linear1d(x, {6}, false)),
+                                  V{1, 1.25, 1.75, 2.5, 3.5, 4}, 1e-7);
 }
 
 TEST_CASE("upsampling: gradcheck on contiguous and strided inputs, second derivatives", "[nn]") {
@@ -586,18 +550,7 @@ TEST_CASE("upsampling: gradcheck on contiguous and strided inputs, second deriva
   };
   for (const auto& [name, fn] : ops) {
     INFO(name);
-    const Tensor a = randn({4, 5}, dtype(kDouble)).requires_grad_();
-    const Tensor b = randn({5, 4}, dtype(kDouble)).t().requires_grad_();  // strided
-    CHECK(autograd::gradcheck(fn, {a}));
-    CHECK(autograd::gradcheck(fn, {b}));
-    const Tensor y = fn({a});
-    const Tensor go = randn(y.sizes(), dtype(kDouble)).requires_grad_();
-    CHECK(autograd::gradcheck(
-        [&](const std::vector<Tensor>& v) {
-          AutoGradMode on(true);
-          return autograd::grad({fn({a})}, {a}, {v[0]}, true, true)[0];
-        },
-        {go}));
+    testing::check_resample_grads(fn);
   }
   const Tensor a = randn({1, 1, 2, 3}, dtype(kDouble)).requires_grad_();
   const Tensor g =
@@ -629,7 +582,7 @@ TEST_CASE("upsampling: layouts, dtypes and empty batches", "[nn]") {
   CHECK(values(u.select(2, 3)) == V{3, 3, 4, 4, 5, 5});
   const Tensor bf = upsample_bilinear2d(x.to(kBFloat16), {7, 3}, false);
   CHECK(bf.dtype() == kBFloat16);
-  require_close(values(bf), values(upsample_bilinear2d(x, {7, 3}, false)), 2e-2);
+  testing::resample_require_close(values(bf), values(upsample_bilinear2d(x, {7, 3}, false)), 2e-2);
   // An empty batch gives an empty result.
   CHECK(upsample_bilinear2d(empty({0, 2, 3, 4}), {2, 2}, false).sizes().vec() ==
         std::vector<int64_t>{0, 2, 2, 2});
