@@ -736,6 +736,10 @@ TEST_CASE("padding: layouts, dtypes and empty inputs", "[nn]") {
   CHECK(replication_pad2d(x_of({1, 2, 3, 4}), {-3, -1, 1, 1}).sizes().vec() ==
         std::vector<int64_t>{1, 2, 5, 0});
   CHECK(constant_pad_nd(x_of({2, 4}), {-2, -2}).sizes().vec() == std::vector<int64_t>{2, 0});
+  // An empty result's gradient is zero everywhere.
+  const Tensor z = x_of({1, 2, 3, 4}).requires_grad_();
+  replication_pad2d(z, {-3, -1, 1, 1}).sum().backward();
+  CHECK(values(z.grad()) == V(24, 0.0));
 }
 
 TEST_CASE("padding: error paths", "[nn]") {

@@ -67,7 +67,8 @@ void resample_kernel(const Tensor& src, const Tensor& dst, const ResamplePlan& p
   for (int64_t d = 0; d < lead; ++d) slices *= src.size(d);
   int64_t slice_out = 1, slice_in = 1;
   for (const ResampleAxis* a : ax) slice_out *= a->out, slice_in *= a->in;
-  if (slices == 0 || slice_out == 0) return;
+  // An empty output still has a (zero) transpose to write when the input is not empty.
+  if (slices == 0 || (!transpose && slice_out == 0)) return;
   const T* sp = src.data_ptr<T>();
   T* dp = dst.data_ptr<T>();
   // The storage offsets of slice n in src and dst (leading dimensions in any strides).
