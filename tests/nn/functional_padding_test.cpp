@@ -752,6 +752,8 @@ TEST_CASE("padding: error paths", "[nn]") {
   REQUIRE_THROWS_WITH(pad(x, {1, 1}, "reflect", 2.0),
                       "Padding mode \"reflect\" doesn't take in value argument");
   CHECK(pad(x, {1, 1, 1, 1}, "reflect", 0.0).sizes().vec() == std::vector<int64_t>{1, 2, 5, 6});
+  REQUIRE_THROWS_WITH(F::pad(x, F::PadFuncOptions({1, 1, 1, 1}).mode(kReplicate).value(1)),
+                      "Padding mode \"replicate\" doesn't take in value argument");
   REQUIRE_THROWS_AS(pad(x, {1, 1}, "reflect"), NotImplementedError);
   REQUIRE_THROWS_WITH(
       pad(ones({2}), {1, 1}, "replicate"),

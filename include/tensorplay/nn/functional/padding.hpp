@@ -267,14 +267,13 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode = "constan
 // ---- tensorplay::nn::functional -----------------------------------------------------------------
 namespace tensorplay::nn::functional {
 
-// F::pad(input, PadFuncOptions({1, 1}).mode(kReflect).value(v)), as libtorch's.
+// F::pad(input, PadFuncOptions({1, 1}).mode(kReflect).value(v)), as libtorch's: the value is
+// always passed on, so a non-zero value with a non-constant mode is refused.
 template <class = void>
 Tensor pad(const Tensor& input, const PadFuncOptions& options) {
   const char* names[] = {"constant", "reflect", "replicate", "circular"};
-  const std::string_view mode = names[static_cast<int>(options.mode())];
-  return tensorplay::pad(
-      input, options.pad(), mode,
-      options.mode() == kConstant ? std::optional<double>(options.value()) : std::nullopt);
+  return tensorplay::pad(input, options.pad(), names[static_cast<int>(options.mode())],
+                         options.value());
 }
 
 }  // namespace tensorplay::nn::functional
