@@ -48,6 +48,8 @@ void register_factories(const Target& t);                 // factories.cpp
 void register_index(const Target& t);                     // ops_index.cpp
 void register_search(const Target& t);                    // ops_search.cpp
 void register_nn_functional(PyObject* nn_module);         // nn_functional.cpp: _C._nn
+// nn_padding.cpp: _C._nn's padding and upsampling ops, and tensorplay.constant_pad_nd.
+void register_nn_padding(const Target& t, PyObject* nn_module);
 
 // Runs fn with the GIL released when `work` (elements touched) is large; see fastcall.hpp.
 template <class F>

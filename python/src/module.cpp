@@ -109,6 +109,7 @@ PYBIND11_MODULE(_C, m) {
   register_search(t);
   register_nn_functional(
       m.def_submodule("_nn", "torch._C._nn's ops (tensorplay.nn.functional)").ptr());
+  register_nn_padding(t, m.attr("_nn").ptr());
   // torch.is_vulkan_available(): false unless the module was built with the Vulkan backend and
   // the machine has a Vulkan device.
   m.def("is_vulkan_available", [] { return is_vulkan_available(); });

@@ -2785,6 +2785,48 @@ namespace tensorplay::nn::functional {
 template <class = void>
 Tensor instance_norm(const Tensor& input, const InstanceNormFuncOptions& options = {});
 }  // namespace tensorplay::nn::functional
+// ---- tensorplay/nn/functional/padding.hpp
+namespace tensorplay {
+template <class = void>
+Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value = 0);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor reflection_pad1d(const Tensor& self, IntArrayRef padding);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor reflection_pad2d(const Tensor& self, IntArrayRef padding);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor reflection_pad3d(const Tensor& self, IntArrayRef padding);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor replication_pad1d(const Tensor& self, IntArrayRef padding);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor replication_pad2d(const Tensor& self, IntArrayRef padding);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor replication_pad3d(const Tensor& self, IntArrayRef padding);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _pad_circular(const Tensor& self, IntArrayRef padding);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode = "constant",
+           std::optional<double> value = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay::nn::functional {
+template <class = void>
+Tensor pad(const Tensor& input, const PadFuncOptions& options);
+}  // namespace tensorplay::nn::functional
 // ---- tensorplay/nn/functional/pooling.hpp
 namespace tensorplay {
 template <class = void>
@@ -2837,3 +2879,118 @@ namespace tensorplay {
 template <class = void>
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size);
 }  // namespace tensorplay
+// ---- tensorplay/nn/functional/upsampling.hpp
+namespace tensorplay {
+template <class = void>
+Tensor upsample_nearest1d(const Tensor& self, IntArrayRef output_size,
+                          std::optional<double> scales = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_nearest1d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                          std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_nearest2d(const Tensor& self, IntArrayRef output_size,
+                          std::optional<double> scales_h = std::nullopt,
+                          std::optional<double> scales_w = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_nearest2d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                          std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_nearest3d(const Tensor& self, IntArrayRef output_size,
+                          std::optional<double> scales_d = std::nullopt,
+                          std::optional<double> scales_h = std::nullopt,
+                          std::optional<double> scales_w = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_nearest3d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                          std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _upsample_nearest_exact1d(const Tensor& self, IntArrayRef output_size,
+                                 std::optional<double> scales = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _upsample_nearest_exact1d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                                 std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _upsample_nearest_exact2d(const Tensor& self, IntArrayRef output_size,
+                                 std::optional<double> scales_h = std::nullopt,
+                                 std::optional<double> scales_w = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _upsample_nearest_exact2d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                                 std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _upsample_nearest_exact3d(const Tensor& self, IntArrayRef output_size,
+                                 std::optional<double> scales_d = std::nullopt,
+                                 std::optional<double> scales_h = std::nullopt,
+                                 std::optional<double> scales_w = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _upsample_nearest_exact3d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                                 std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_linear1d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                         std::optional<double> scales = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_linear1d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                         bool align_corners, std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_bilinear2d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                           std::optional<double> scales_h = std::nullopt,
+                           std::optional<double> scales_w = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_bilinear2d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                           bool align_corners, std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_bicubic2d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                          std::optional<double> scales_h = std::nullopt,
+                          std::optional<double> scales_w = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_bicubic2d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                          bool align_corners, std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_trilinear3d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                            std::optional<double> scales_d = std::nullopt,
+                            std::optional<double> scales_h = std::nullopt,
+                            std::optional<double> scales_w = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor upsample_trilinear3d(const Tensor& input, std::optional<IntArrayRef> output_size,
+                            bool align_corners, std::optional<ArrayRef<double>> scale_factors);
+}  // namespace tensorplay
+namespace tensorplay::nn::functional {
+template <class = void>
+Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& options = {});
+}  // namespace tensorplay::nn::functional

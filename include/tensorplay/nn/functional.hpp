@@ -13,3 +13,5 @@
 #include <tensorplay/nn/functional/normalization.hpp>
 #include <tensorplay/nn/functional/pooling.hpp>
 #include <tensorplay/nn/functional/options.hpp>
+#include <tensorplay/nn/functional/padding.hpp>
+#include <tensorplay/nn/functional/upsampling.hpp>

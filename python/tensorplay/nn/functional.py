@@ -312,3 +312,87 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 
 def one_hot(tensor, num_classes=-1):
     return _nn.one_hot(tensor, num_classes)
+
+
+# ---- padding and interpolation (torch.nn.functional.pad / interpolate) --------------------------
+__all__ += ["pad", "interpolate"]
+
+
+def pad(input, pad, mode="constant", value=None):
+    return _nn.pad(input, pad, mode, value)
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """torch 1.13's F.interpolate: its argument checks in Python, then the .vec upsample op."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size of "
+                    f"{size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format.")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. Please provide input tensor in (N, C, "
+                    "d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        import math
+        output_size = [int(math.floor(float(input.size(i + 2)) * scale_factors[i]))
+                       for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
+    if antialias:
+        raise NotImplementedError("interpolate(): antialias=True is not implemented in tensorplay "
+                                  "yet")
+    nd = input.dim()
+    ops = {(3, "nearest"): "upsample_nearest1d", (4, "nearest"): "upsample_nearest2d",
+           (5, "nearest"): "upsample_nearest3d", (3, "nearest-exact"): "_upsample_nearest_exact1d",
+           (4, "nearest-exact"): "_upsample_nearest_exact2d",
+           (5, "nearest-exact"): "_upsample_nearest_exact3d", (3, "linear"): "upsample_linear1d",
+           (4, "bilinear"): "upsample_bilinear2d", (5, "trilinear"): "upsample_trilinear3d",
+           (4, "bicubic"): "upsample_bicubic2d"}
+    if (nd, mode) in ops:
+        op = getattr(_nn, ops[(nd, mode)])
+        if mode in ("nearest", "nearest-exact"):
+            return op(input, output_size, scale_factors)
+        return op(input, output_size, align_corners, scale_factors)
+    if mode == "area" and 3 <= nd <= 5:
+        raise NotImplementedError("interpolate(): mode='area' (adaptive average pooling) is not "
+                                  "implemented in tensorplay yet")
+    needs = {"linear": 3, "bilinear": 4, "trilinear": 5}
+    if mode in needs and 3 <= nd <= 5:
+        raise NotImplementedError(f"Got {nd}D input, but {mode} mode needs {needs[mode]}D input")
+    raise NotImplementedError(
+        "Input Error: Only 3D, 4D and 5D input Tensors supported"
+        " (got {}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
+        "nearest-exact (got {})".format(nd, mode))

@@ -48,6 +48,21 @@ struct PaddingString {
   PaddingString(const std::string& s) : value(s) {}       // NOLINT
   std::string_view value;
 };
+// The modes of pad and interpolate: libtorch's mode tags (torch::kReflect, torch::kBilinear, ...)
+// as two enums.
+enum class PadMode { Constant, Reflect, Replicate, Circular };
+inline constexpr PadMode kConstant = PadMode::Constant;
+inline constexpr PadMode kReflect = PadMode::Reflect;
+inline constexpr PadMode kReplicate = PadMode::Replicate;
+inline constexpr PadMode kCircular = PadMode::Circular;
+enum class InterpolateMode { Nearest, Linear, Bilinear, Bicubic, Trilinear, Area, NearestExact };
+inline constexpr InterpolateMode kNearest = InterpolateMode::Nearest;
+inline constexpr InterpolateMode kLinear = InterpolateMode::Linear;
+inline constexpr InterpolateMode kBilinear = InterpolateMode::Bilinear;
+inline constexpr InterpolateMode kBicubic = InterpolateMode::Bicubic;
+inline constexpr InterpolateMode kTrilinear = InterpolateMode::Trilinear;
+inline constexpr InterpolateMode kArea = InterpolateMode::Area;
+inline constexpr InterpolateMode kNearestExact = InterpolateMode::NearestExact;
 
 namespace nn::functional {
 
@@ -192,6 +207,23 @@ struct DropoutFuncOptions {
   TENSORPLAY_NN_ARG_(bool, inplace) = false;
   // Beyond libtorch's options: the generator the mask is drawn from (the default one if unset).
   TENSORPLAY_NN_ARG_(std::optional<Generator>, generator) = std::nullopt;
+};
+
+// ---- padding and interpolation ------------------------------------------------------------------
+struct PadFuncOptions {
+  PadFuncOptions(std::vector<int64_t> pad) : pad_(std::move(pad)) {}  // NOLINT: as libtorch's
+  TENSORPLAY_NN_ARG_(std::vector<int64_t>, pad);
+  TENSORPLAY_NN_ARG_(PadMode, mode) = kConstant;
+  TENSORPLAY_NN_ARG_(double, value) = 0;
+};
+
+struct InterpolateFuncOptions {
+  TENSORPLAY_NN_ARG_(std::optional<std::vector<int64_t>>, size) = std::nullopt;
+  TENSORPLAY_NN_ARG_(std::optional<std::vector<double>>, scale_factor) = std::nullopt;
+  TENSORPLAY_NN_ARG_(InterpolateMode, mode) = kNearest;
+  TENSORPLAY_NN_ARG_(std::optional<bool>, align_corners) = std::nullopt;
+  TENSORPLAY_NN_ARG_(std::optional<bool>, recompute_scale_factor) = std::nullopt;
+  TENSORPLAY_NN_ARG_(bool, antialias) = false;
 };
 
 #undef TENSORPLAY_NN_ARG_
