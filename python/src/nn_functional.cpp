@@ -209,6 +209,95 @@ void register_nn_functional(PyObject* m) {
                      overload("tensor, num_classes=-1", [](const Tensor& t, int64_t n) {
                        return tensorplay::one_hot(t, n);
                      }));
+  // ---- linear, convolution, pooling ----------------------------------------------------------
+  Registry::function(m, "linear",
+                     overload("input, weight, bias=None",
+                              [](const Tensor& x, const Tensor& w, const OptTensor& b) {
+                                return tensorplay::linear(x, w, b);
+                              }));
+  Registry::function(
+      m, "bilinear",
+      overload("input1, input2, weight, bias=None",
+               [](const Tensor& x1, const Tensor& x2, const Tensor& w, const OptTensor& b) {
+                 return tensorplay::bilinear(x1, x2, w, b);
+               }));
+  // The int-list padding first: a str never probes as one.
+#define TP_NN_CONV_(N)                                                                           \
+  Registry::function(                                                                            \
+      m, "conv" #N "d",                                                                          \
+      overload("input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",            \
+               [](const Tensor& x, const Tensor& w, const OptTensor& b, IntArrayRef stride,      \
+                  IntArrayRef padding, IntArrayRef dilation, int64_t groups) {                   \
+                 return tensorplay::conv##N##d(x, w, b, stride, padding, dilation, groups);      \
+               }),                                                                               \
+      overload("input, weight, bias=None, stride=1, padding='valid', dilation=1, groups=1",      \
+               [](const Tensor& x, const Tensor& w, const OptTensor& b, IntArrayRef stride,      \
+                  std::string_view padding, IntArrayRef dilation, int64_t groups) {              \
+                 return tensorplay::conv##N##d(x, w, b, stride, padding, dilation, groups);      \
+               }));                                                                              \
+  Registry::function(m, "conv_transpose" #N "d",                                                 \
+                     overload("input, weight, bias=None, stride=1, padding=0, output_padding=0, " \
+                              "groups=1, dilation=1",                                            \
+                              [](const Tensor& x, const Tensor& w, const OptTensor& b,           \
+                                 IntArrayRef stride, IntArrayRef padding, IntArrayRef out_pad,   \
+                                 int64_t groups, IntArrayRef dilation) {                         \
+                                return tensorplay::conv_transpose##N##d(                         \
+                                    x, w, b, stride, padding, out_pad, groups, dilation);        \
+                              }))
+  TP_NN_CONV_(1);
+  TP_NN_CONV_(2);
+  TP_NN_CONV_(3);
+#undef TP_NN_CONV_
+  using OptInts = std::optional<IntArrayRef>;
+  using OptInt = std::optional<int64_t>;
+  Registry::function(
+      m, "max_pool2d_with_indices",
+      overload("input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False",
+               [](const Tensor& x, IntArrayRef k, const OptInts& s, IntArrayRef p, IntArrayRef d,
+                  bool ceil) {
+                 return tensorplay::max_pool2d_with_indices(x, k, s.value_or(IntArrayRef()), p, d,
+                                                            ceil);
+               }));
+  Registry::function(
+      m, "max_pool1d_with_indices",
+      overload("input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False",
+               [](const Tensor& x, IntArrayRef k, const OptInts& s, IntArrayRef p, IntArrayRef d,
+                  bool ceil) {
+                 return tensorplay::max_pool1d_with_indices(x, k, s.value_or(IntArrayRef()), p, d,
+                                                            ceil);
+               }));
+  Registry::function(m, "avg_pool2d",
+                     overload("input, kernel_size, stride=None, padding=0, ceil_mode=False, "
+                              "count_include_pad=True, divisor_override=None",
+                              [](const Tensor& x, IntArrayRef k, const OptInts& s, IntArrayRef p,
+                                 bool ceil, bool include, OptInt divisor) {
+                                return tensorplay::avg_pool2d(x, k, s.value_or(IntArrayRef()), p,
+                                                              ceil, include, divisor);
+                              }));
+  Registry::function(m, "avg_pool1d",
+                     overload("input, kernel_size, stride=None, padding=0, ceil_mode=False, "
+                              "count_include_pad=True",
+                              [](const Tensor& x, IntArrayRef k, const OptInts& s, IntArrayRef p,
+                                 bool ceil, bool include) {
+                                return tensorplay::avg_pool1d(x, k, s.value_or(IntArrayRef()), p,
+                                                              ceil, include);
+                              }));
+  Registry::function(m, "adaptive_avg_pool2d",
+                     overload("input, output_size", [](const Tensor& x, IntArrayRef size) {
+                       return tensorplay::adaptive_avg_pool2d(x, size);
+                     }));
+  Registry::function(m, "adaptive_avg_pool1d",
+                     overload("input, output_size", [](const Tensor& x, IntArrayRef size) {
+                       return tensorplay::adaptive_avg_pool1d(x, size);
+                     }));
+  Registry::function(m, "adaptive_max_pool2d",
+                     overload("input, output_size", [](const Tensor& x, IntArrayRef size) {
+                       return tensorplay::adaptive_max_pool2d(x, size);
+                     }));
+  Registry::function(m, "adaptive_max_pool1d",
+                     overload("input, output_size", [](const Tensor& x, IntArrayRef size) {
+                       return tensorplay::adaptive_max_pool1d(x, size);
+                     }));
 }
 
 }  // namespace tensorplay::python::bindings

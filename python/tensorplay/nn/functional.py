@@ -386,9 +386,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if mode in ("nearest", "nearest-exact"):
             return op(input, output_size, scale_factors)
         return op(input, output_size, align_corners, scale_factors)
-    if mode == "area" and 3 <= nd <= 5:
-        raise NotImplementedError("interpolate(): mode='area' (adaptive average pooling) is not "
-                                  "implemented in tensorplay yet")
+    if mode == "area" and nd in (3, 4):
+        pool = _nn.adaptive_avg_pool1d if nd == 3 else _nn.adaptive_avg_pool2d
+        return pool(input, output_size)
+    if mode == "area" and nd == 5:
+        raise NotImplementedError("interpolate(): mode='area' of a 5-D input needs "
+                                  "adaptive_avg_pool3d, which tensorplay does not have yet")
     needs = {"linear": 3, "bilinear": 4, "trilinear": 5}
     if mode in needs and 3 <= nd <= 5:
         raise NotImplementedError(f"Got {nd}D input, but {mode} mode needs {needs[mode]}D input")
@@ -396,3 +399,98 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         "Input Error: Only 3D, 4D and 5D input Tensors supported"
         " (got {}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
         "nearest-exact (got {})".format(nd, mode))
+
+
+# ---- linear, convolution, pooling, softmax ------------------------------------------------------
+__all__ += [
+    "linear", "bilinear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+    "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool1d_with_indices",
+    "max_pool2d_with_indices", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "softmax",
+    "log_softmax", "softmin",
+]
+
+linear = _nn.linear
+bilinear = _nn.bilinear
+conv1d = _nn.conv1d
+conv2d = _nn.conv2d
+conv3d = _nn.conv3d
+conv_transpose1d = _nn.conv_transpose1d
+conv_transpose2d = _nn.conv_transpose2d
+conv_transpose3d = _nn.conv_transpose3d
+avg_pool1d = _nn.avg_pool1d
+avg_pool2d = _nn.avg_pool2d
+adaptive_avg_pool1d = _nn.adaptive_avg_pool1d
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    return _nn.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    return _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    out = _nn.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return out if return_indices else out[0]
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    out = _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return out if return_indices else out[0]
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return _nn.adaptive_max_pool1d(input, output_size)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _nn.adaptive_max_pool2d(input, output_size)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    out = _nn.adaptive_max_pool1d(input, output_size)
+    return out if return_indices else out[0]
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    out = _nn.adaptive_max_pool2d(input, output_size)
+    return out if return_indices else out[0]
+
+
+def adaptive_avg_pool2d(input, output_size):
+    # torch accepts None for a dim kept at the input's size.
+    if isinstance(output_size, (tuple, list)):
+        output_size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(output_size)]
+    return _nn.adaptive_avg_pool2d(input, output_size)
+
+
+def _softmax_dim(ndim):
+    """torch.nn.functional._get_softmax_dim: the implicit dim (deprecated), with its warning."""
+    warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call "
+                  "to include dim=X as an argument.")
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    return (-input).softmax(dim, dtype=dtype)
