@@ -51,6 +51,7 @@
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/cpu_capability.hpp>
 #include <tensorplay/ops/dispatch.hpp>
+#include <tensorplay/ops/einsum.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/generator.hpp>
 #include <tensorplay/ops/histogram.hpp>

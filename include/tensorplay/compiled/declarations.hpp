@@ -854,6 +854,12 @@ namespace tensorplay {
 template <class = void>
 Tensor fill(const Tensor& self, const Tensor& value);
 }  // namespace tensorplay
+// ---- tensorplay/ops/einsum.hpp
+namespace tensorplay {
+template <class = void>
+Tensor einsum(std::string_view equation, TensorList operands,
+              std::optional<IntArrayRef> path = std::nullopt);
+}  // namespace tensorplay
 // ---- tensorplay/ops/histogram.hpp
 namespace tensorplay {
 template <class = void>
