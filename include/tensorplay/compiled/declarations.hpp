@@ -525,6 +525,21 @@ template <class = void>
 Tensor bucketize(const Scalar& self, const Tensor& boundaries, bool out_int32 = false,
                  bool right = false);
 }  // namespace tensorplay
+// ---- tensorplay/ops/cdist.hpp
+namespace tensorplay {
+template <class = void>
+Tensor _cdist_forward(const Tensor& x1, const Tensor& x2, double p,
+                      std::optional<int64_t> compute_mode = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _euclidean_dist(const Tensor& x1, const Tensor& x2);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor cdist(const Tensor& x1, const Tensor& x2, double p = 2.0,
+             std::optional<int64_t> compute_mode = std::nullopt);
+}  // namespace tensorplay
 // ---- tensorplay/ops/compare.hpp
 namespace tensorplay {
 template <class = void>
