@@ -2520,12 +2520,22 @@ Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, do
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, double eps = 1e-6,
+                         bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
 Tensor normalize(const Tensor& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12);
 }  // namespace tensorplay
 namespace tensorplay::nn::functional {
 template <class = void>
 Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
                          const CosineSimilarityFuncOptions& options = {});
+}  // namespace tensorplay::nn::functional
+namespace tensorplay::nn::functional {
+template <class = void>
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2,
+                         const PairwiseDistanceFuncOptions& options = {});
 }  // namespace tensorplay::nn::functional
 namespace tensorplay::nn::functional {
 template <class = void>
