@@ -89,9 +89,9 @@ T distance_grad(T diff, T grad, T dist, Norm norm, T p) {
   }
 }
 
-// The broadcast batch shape and the sizes x1 and x2 expand to (torch's cdist_impl).
+// The broadcast batch shape, the sizes x1 and x2 expand to, and the result's (torch's cdist_impl).
 struct Shapes {
-  std::vector<int64_t> batch, x1, x2;
+  std::vector<int64_t> batch, x1, x2, out;
   int64_t batch_product = 1;
 };
 template <class = void>
@@ -103,6 +103,8 @@ Shapes shapes_of(const Tensor& x1, const Tensor& x2) {
   s.x1 = s.batch, s.x2 = s.batch;
   s.x1.insert(s.x1.end(), {x1.size(-2), x1.size(-1)});
   s.x2.insert(s.x2.end(), {x2.size(-2), x2.size(-1)});
+  s.out = s.batch;
+  s.out.insert(s.out.end(), {x1.size(-2), x2.size(-2)});
   return s;
 }
 
@@ -127,36 +129,42 @@ bool uses_mm(double p, std::optional<int64_t> compute_mode, int64_t r1, int64_t 
   return p == 2 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25)));
 }
 
+// f(row, x1 row, first row of the matching x2 batch) over the rows of the contiguous [B, r1, m]
+// operand a (b: [B, r2, m]) in parallel, each row written by one task.
+template <class T, class F>
+void for_each_row(const Tensor& a, const Tensor& b, int64_t rows, int64_t r1, int64_t r2, int64_t m,
+                  const F& f) {
+  const T* pa = a.data_ptr<T>();
+  const T* pb = b.data_ptr<T>();
+  parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, r2 * m)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t row = begin; row < end; ++row) {
+                   f(row, pa + row * m, pb + (row / r1) * r2 * m);
+                 }
+               });
+}
+
 // The direct kernel: one output row (a row of x1 against every row of x2) per task.
 template <class = void>
 Tensor cdist_forward(const Tensor& x1, const Tensor& x2, double p) {
   const Shapes s = shapes_of(x1, x2);
   const int64_t r1 = x1.size(-2), r2 = x2.size(-2), m = x1.size(-1);
-  std::vector<int64_t> out_shape = s.batch;
-  out_shape.insert(out_shape.end(), {r1, r2});
-  if (r1 == 0 || r2 == 0 || s.batch_product == 0) return empty(out_shape, x1.options());
-  if (m == 0) return zeros(out_shape, x1.options());
+  if (r1 == 0 || r2 == 0 || s.batch_product == 0) return empty(s.out, x1.options());
+  if (m == 0) return zeros(s.out, x1.options());
   TP_CHECK(x1.dtype() == kFloat || x1.dtype() == kDouble, "\"cdist\" not implemented for '",
            scalar_type_name(x1.dtype()), "'");
   const Tensor a = x1.expand(s.x1).contiguous(), b = x2.expand(s.x2).contiguous();
-  Tensor result = empty(out_shape, x1.options());
+  Tensor result = empty(s.out, x1.options());
   const Norm norm = norm_of(p);
   dispatch_dtype(x1.dtype(), [&]<class T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      const T* pa = a.data_ptr<T>();
-      const T* pb = b.data_ptr<T>();
       T* out = result.data_ptr<T>();
-      const int64_t rows = s.batch_product * r1;
-      parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, r2 * m)),
-                   [&](int64_t begin, int64_t end) {
-                     for (int64_t row = begin; row < end; ++row) {
-                       const T* xa = pa + row * m;
-                       const T* xb = pb + (row / r1) * r2 * m;
-                       for (int64_t j = 0; j < r2; ++j) {
-                         out[row * r2 + j] = distance(xa, xb + j * m, m, norm, T(p));
-                       }
-                     }
-                   });
+      for_each_row<T>(a, b, s.batch_product * r1, r1, r2, m,
+                      [&](int64_t row, const T* xa, const T* xb) {
+                        for (int64_t j = 0; j < r2; ++j) {
+                          out[row * r2 + j] = distance(xa, xb + j * m, m, norm, T(p));
+                        }
+                      });
     }
   });
   return result;
@@ -181,25 +189,19 @@ Tensor cdist_backward(const Tensor& grad_in, const Tensor& x1_in, const Tensor& 
   const Norm norm = norm_of(p);
   dispatch_dtype(x1.dtype(), [&]<class T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      const T *pa = x1.data_ptr<T>(), *pb = x2.data_ptr<T>();
       const T *pg = grad.data_ptr<T>(), *pd = dist.data_ptr<T>();
       T* po = out.data_ptr<T>();
-      const int64_t rows = s.batch_product * r1;
-      parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, r2 * m)),
-                   [&](int64_t begin, int64_t end) {
-                     for (int64_t row = begin; row < end; ++row) {
-                       const T* xa = pa + row * m;
-                       const T* xb = pb + (row / r1) * r2 * m;
-                       T* o = po + row * m;
-                       std::fill(o, o + m, T(0));
-                       for (int64_t j = 0; j < r2; ++j) {
-                         const T g = pg[row * r2 + j], d = pd[row * r2 + j];
-                         for (int64_t k = 0; k < m; ++k) {
-                           o[k] += distance_grad(T(xa[k] - xb[j * m + k]), g, d, norm, T(p));
-                         }
-                       }
-                     }
-                   });
+      for_each_row<T>(x1, x2, s.batch_product * r1, r1, r2, m,
+                      [&](int64_t row, const T* xa, const T* xb) {
+                        T* o = po + row * m;
+                        std::fill(o, o + m, T(0));
+                        for (int64_t j = 0; j < r2; ++j) {
+                          const T g = pg[row * r2 + j], d = pd[row * r2 + j];
+                          for (int64_t k = 0; k < m; ++k) {
+                            o[k] += distance_grad(T(xa[k] - xb[j * m + k]), g, d, norm, T(p));
+                          }
+                        }
+                      });
     }
   });
   return out.sum_to_size(x1_in.sizes());
@@ -261,11 +263,9 @@ Tensor cdist(const Tensor& x1, const Tensor& x2, double p = 2.0,
   }
   detail::cdist_impl::check_operands(x1, x2, p, compute_mode);
   const detail::cdist_impl::Shapes s = detail::cdist_impl::shapes_of(x1, x2);
-  std::vector<int64_t> out_shape = s.batch;
-  out_shape.insert(out_shape.end(), {r1, r2});
   const Tensor dist = s.batch_product == 1 ? _euclidean_dist(x1, x2)
                                            : _euclidean_dist(x1.expand(s.x1), x2.expand(s.x2));
-  return dist.view(out_shape);
+  return dist.view(s.out);
 }
 
 }  // namespace tensorplay

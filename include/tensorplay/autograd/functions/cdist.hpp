@@ -17,16 +17,20 @@ Tensor cdist_backward(const Tensor& grad, const Tensor& x1, const Tensor& x2, do
 
 namespace tensorplay::autograd {
 
-template <class = void>
-struct CdistBackward0T final : Node {
-  TENSORPLAY_NODE_NAME_(CdistBackward0)
+// What both formulas keep: the two operands and the distances.
+struct DistanceNode : Node {
   SavedVariable x1_, x2_, result_;
-  double p_ = 2.0;
   void release_variables() override {
     x1_.reset_data();
     x2_.reset_data();
     result_.reset_data();
   }
+};
+
+template <class = void>
+struct CdistBackward0T final : DistanceNode {
+  TENSORPLAY_NODE_NAME_(CdistBackward0)
+  double p_ = 2.0;
   variable_list apply(variable_list&& grads) override {
     const Tensor& g = grads[0];
     if (!g.defined()) return {Tensor(), Tensor()};
@@ -48,14 +52,8 @@ using CdistBackward0 = CdistBackward0T<>;
 // ratio = grad / dist (0 where dist is 0: the subgradient there); then
 // d/dx1 = x1 * rowsum(ratio) - ratio @ x2 and d/dx2 = x2 * colsum(ratio) - ratio^T @ x1.
 template <class = void>
-struct EuclideanDistBackward0T final : Node {
+struct EuclideanDistBackward0T final : DistanceNode {
   TENSORPLAY_NODE_NAME_(EuclideanDistBackward0)
-  SavedVariable x1_, x2_, result_;
-  void release_variables() override {
-    x1_.reset_data();
-    x2_.reset_data();
-    result_.reset_data();
-  }
   variable_list apply(variable_list&& grads) override {
     const Tensor& g = grads[0];
     if (!g.defined()) return {Tensor(), Tensor()};
