@@ -54,38 +54,63 @@ T sign(T v) {
   return T((T(0) < v) - (v < T(0)));
 }
 
-template <class T>
-T distance(const T* a, const T* b, int64_t m, Norm norm, T p) {
-  T agg = 0;
-  for (int64_t k = 0; k < m; ++k) {
-    const T d = std::abs(a[k] - b[k]);
-    switch (norm) {
-      case Norm::Zero: agg += T(d != T(0)); break;
-      case Norm::One: agg += d; break;
-      case Norm::Two: agg += d * d; break;
-      case Norm::Inf: agg = std::max(agg, d); break;
-      default: agg += std::pow(d, p); break;
-    }
+// f.template operator()<N>() with the norm as a constant, so each kernel's inner loop is
+// specialised (no switch per coordinate).
+template <class F>
+void with_norm(Norm norm, const F& f) {
+  switch (norm) {
+    case Norm::Zero: return f.template operator()<Norm::Zero>();
+    case Norm::One: return f.template operator()<Norm::One>();
+    case Norm::LessThanTwo: return f.template operator()<Norm::LessThanTwo>();
+    case Norm::Two: return f.template operator()<Norm::Two>();
+    case Norm::Inf: return f.template operator()<Norm::Inf>();
+    default: return f.template operator()<Norm::General>();
   }
-  if (norm == Norm::Two) return std::sqrt(agg);
-  if (norm == Norm::LessThanTwo || norm == Norm::General) return std::pow(agg, T(1) / p);
+}
+
+// One coordinate's difference d = |a - b| folded into the running value (a sum, or the max).
+template <Norm N, class T>
+T fold(T agg, T d, T p) {
+  if constexpr (N == Norm::Zero) return agg + T(d != T(0));
+  if constexpr (N == Norm::One) return agg + d;
+  if constexpr (N == Norm::Two) return agg + d * d;
+  if constexpr (N == Norm::Inf) return std::max(agg, d);
+  if constexpr (N == Norm::LessThanTwo || N == Norm::General) return agg + std::pow(d, p);
+}
+
+// The distance of two rows of m coordinates. Eight running values, one per lane of a vector
+// register (as ATen's Vec kernels keep them), combined at the end: the compiler vectorises the
+// lanes, and the summation order is a fixed function of m.
+template <Norm N, class T>
+T distance(const T* a, const T* b, int64_t m, T p) {
+  constexpr int kLanes = 8;
+  T lanes[kLanes] = {};
+  int64_t k = 0;
+  for (; k + kLanes <= m; k += kLanes) {
+    for (int l = 0; l < kLanes; ++l) lanes[l] = fold<N>(lanes[l], std::abs(a[k + l] - b[k + l]), p);
+  }
+  T agg = lanes[0];
+  for (int l = 1; l < kLanes; ++l) agg = N == Norm::Inf ? std::max(agg, lanes[l]) : agg + lanes[l];
+  for (; k < m; ++k) agg = fold<N>(agg, std::abs(a[k] - b[k]), p);
+  if constexpr (N == Norm::Two) return std::sqrt(agg);
+  if constexpr (N == Norm::LessThanTwo || N == Norm::General) return std::pow(agg, T(1) / p);
   return agg;
 }
 
 // d dist / d a[k] times grad, for diff = a[k] - b[k] (torch's *_calc::backward).
-template <class T>
-T distance_grad(T diff, T grad, T dist, Norm norm, T p) {
-  switch (norm) {
-    case Norm::Zero: return T(0);
-    case Norm::One: return grad * sign(diff);
-    case Norm::LessThanTwo:
-      if (dist == T(0) || (diff == T(0) && p < T(1))) return T(0);
-      return sign(diff) * std::pow(std::abs(diff), p - 1) * grad / std::pow(dist, p - 1);
-    case Norm::Two: return dist == T(0) ? T(0) : grad * diff / dist;
-    case Norm::Inf: return std::abs(diff) == dist ? grad * sign(diff) : T(0);
-    default:
-      if (dist == T(0)) return T(0);
-      return diff * std::pow(std::abs(diff), p - 2) * grad / std::pow(dist, p - 1);
+template <Norm N, class T>
+T distance_grad(T diff, T grad, T dist, T p) {
+  if constexpr (N == Norm::Zero) return T(0);
+  if constexpr (N == Norm::One) return grad * sign(diff);
+  if constexpr (N == Norm::LessThanTwo) {
+    if (dist == T(0) || (diff == T(0) && p < T(1))) return T(0);
+    return sign(diff) * std::pow(std::abs(diff), p - 1) * grad / std::pow(dist, p - 1);
+  }
+  if constexpr (N == Norm::Two) return dist == T(0) ? T(0) : grad * diff / dist;
+  if constexpr (N == Norm::Inf) return std::abs(diff) == dist ? grad * sign(diff) : T(0);
+  if constexpr (N == Norm::General) {
+    if (dist == T(0)) return T(0);
+    return diff * std::pow(std::abs(diff), p - 2) * grad / std::pow(dist, p - 1);
   }
 }
 
@@ -155,16 +180,17 @@ Tensor cdist_forward(const Tensor& x1, const Tensor& x2, double p) {
            scalar_type_name(x1.dtype()), "'");
   const Tensor a = x1.expand(s.x1).contiguous(), b = x2.expand(s.x2).contiguous();
   Tensor result = empty(s.out, x1.options());
-  const Norm norm = norm_of(p);
   dispatch_dtype(x1.dtype(), [&]<class T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       T* out = result.data_ptr<T>();
-      for_each_row<T>(a, b, s.batch_product * r1, r1, r2, m,
-                      [&](int64_t row, const T* xa, const T* xb) {
-                        for (int64_t j = 0; j < r2; ++j) {
-                          out[row * r2 + j] = distance(xa, xb + j * m, m, norm, T(p));
-                        }
-                      });
+      with_norm(norm_of(p), [&]<Norm N>() {
+        for_each_row<T>(a, b, s.batch_product * r1, r1, r2, m,
+                        [&](int64_t row, const T* xa, const T* xb) {
+                          for (int64_t j = 0; j < r2; ++j) {
+                            out[row * r2 + j] = distance<N>(xa, xb + j * m, m, T(p));
+                          }
+                        });
+      });
     }
   });
   return result;
@@ -186,22 +212,24 @@ Tensor cdist_backward(const Tensor& grad_in, const Tensor& x1_in, const Tensor& 
   const Tensor x1 = x1_in.expand(s.x1).contiguous(), x2 = x2_in.expand(s.x2).contiguous();
   const Tensor grad = grad_in.contiguous(), dist = cdist_in.contiguous();
   Tensor out = empty(s.x1, x1.options());
-  const Norm norm = norm_of(p);
   dispatch_dtype(x1.dtype(), [&]<class T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       const T *pg = grad.data_ptr<T>(), *pd = dist.data_ptr<T>();
       T* po = out.data_ptr<T>();
-      for_each_row<T>(x1, x2, s.batch_product * r1, r1, r2, m,
-                      [&](int64_t row, const T* xa, const T* xb) {
-                        T* o = po + row * m;
-                        std::fill(o, o + m, T(0));
-                        for (int64_t j = 0; j < r2; ++j) {
-                          const T g = pg[row * r2 + j], d = pd[row * r2 + j];
-                          for (int64_t k = 0; k < m; ++k) {
-                            o[k] += distance_grad(T(xa[k] - xb[j * m + k]), g, d, norm, T(p));
+      with_norm(norm_of(p), [&]<Norm N>() {
+        for_each_row<T>(x1, x2, s.batch_product * r1, r1, r2, m,
+                        [&](int64_t row, const T* xa, const T* xb) {
+                          T* o = po + row * m;
+                          std::fill(o, o + m, T(0));
+                          for (int64_t j = 0; j < r2; ++j) {
+                            const T g = pg[row * r2 + j], d = pd[row * r2 + j];
+                            const T* xj = xb + j * m;
+                            for (int64_t k = 0; k < m; ++k) {
+                              o[k] += distance_grad<N>(T(xa[k] - xj[k]), g, d, T(p));
+                            }
                           }
-                        }
-                      });
+                        });
+      });
     }
   });
   return out.sum_to_size(x1_in.sizes());
