@@ -74,12 +74,12 @@ void register_linalg(const Target& t) {
                                  const std::optional<IntArrayRef>& path) {
                                 return tensorplay::einsum(equation, tensors, path);
                               }));
-  Registry::function(m, "_cdist",
-                     overload("x1, x2, p=2., compute_mode=None",
-                              [](const Tensor& x1, const Tensor& x2, double p,
-                                 const std::optional<int64_t>& compute_mode) {
-                                return tensorplay::cdist(x1, x2, p, compute_mode);
-                              }));
+  Registry::function(
+      m, "_cdist",
+      overload("x1, x2, p=2., compute_mode=None", [](const Tensor& x1, const Tensor& x2, double p,
+                                                     const std::optional<int64_t>& compute_mode) {
+        return tensorplay::cdist(x1, x2, p, compute_mode);
+      }));
 }
 
 }  // namespace tensorplay::python::bindings
