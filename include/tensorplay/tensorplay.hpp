@@ -51,6 +51,8 @@
 #include <tensorplay/ops/copy.hpp>
 #include <tensorplay/ops/cpu_capability.hpp>
 #include <tensorplay/ops/dispatch.hpp>
+#include <tensorplay/ops/cdist.hpp>
+#include <tensorplay/ops/einsum.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/generator.hpp>
 #include <tensorplay/ops/histogram.hpp>
@@ -80,6 +82,7 @@
 
 #include <tensorplay/autograd/engine.hpp>
 #include <tensorplay/autograd/functions/basic.hpp>
+#include <tensorplay/autograd/functions/cdist.hpp>
 #include <tensorplay/autograd/functions/indexing.hpp>
 #include <tensorplay/autograd/functions/linalg.hpp>
 #include <tensorplay/autograd/functions/pointwise.hpp>

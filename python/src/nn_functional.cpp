@@ -159,6 +159,12 @@ void register_nn_functional(PyObject* m) {
                               [](const Tensor& a, const Tensor& b, int64_t dim, double eps) {
                                 return tensorplay::cosine_similarity(a, b, dim, eps);
                               }));
+  Registry::function(
+      m, "pairwise_distance",
+      overload("x1, x2, p=2.0, eps=1e-06, keepdim=False",
+               [](const Tensor& a, const Tensor& b, double p, double eps, bool keepdim) {
+                 return tensorplay::pairwise_distance(a, b, p, eps, keepdim);
+               }));
   Registry::function(m, "normalize",
                      overload("input, p=2.0, dim=1, eps=1e-12",
                               [](const Tensor& x, double p, int64_t dim, double eps) {

@@ -1,5 +1,8 @@
 // Matrix products as methods and functions: mm bmm mv dot outer ger matmul, and the
 // beta * input + alpha * product family (addmm addmv addbmm baddbmm) with keyword-only beta/alpha.
+// _einsum and _cdist: the kernels under tensorplay.einsum / tensorplay.cdist, which (as torch's,
+// in torch/functional.py) are Python functions that parse their argument forms first
+// (python/tensorplay/functional.py).
 //
 // As in ops_pointwise.cpp, a function with an out= form takes `*, out=None` and returns the out
 // tensor itself when given.
@@ -64,6 +67,19 @@ void register_linalg(const Target& t) {
   TP_ADD_PRODUCT_INPLACE_(addmm, "mat1", "mat2");
   TP_ADD_PRODUCT_INPLACE_(baddbmm, "batch1", "batch2");
 #undef TP_ADD_PRODUCT_INPLACE_
+
+  Registry::function(m, "_einsum",
+                     overload("equation, tensors, path=None",
+                              [](std::string_view equation, const std::vector<Tensor>& tensors,
+                                 const std::optional<IntArrayRef>& path) {
+                                return tensorplay::einsum(equation, tensors, path);
+                              }));
+  Registry::function(
+      m, "_cdist",
+      overload("x1, x2, p=2., compute_mode=None", [](const Tensor& x1, const Tensor& x2, double p,
+                                                     const std::optional<int64_t>& compute_mode) {
+        return tensorplay::cdist(x1, x2, p, compute_mode);
+      }));
 }
 
 }  // namespace tensorplay::python::bindings

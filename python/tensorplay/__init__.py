@@ -8,6 +8,7 @@ from ._C import *  # noqa: F401,F403  (Tensor, dtypes, devices, ops, factories)
 from ._C import Tensor, Size, device, dtype, memory_format, is_grad_enabled
 from . import _tensor  # noqa: F401  (Python-level Tensor methods)
 from ._tensor import unique, unique_consecutive  # noqa: F401
+from .functional import einsum, cdist  # noqa: F401
 from . import _tensor_str  # noqa: F401  (PRINT_OPTS)
 from . import autograd
 from . import cuda

@@ -63,6 +63,8 @@ CASES = [
     ("kl log", lambda F, x, t, p: F.kl_div(x, t, reduction="none", log_target=True)),
     ("cosine", lambda F, x, t, p: F.cosine_similarity(x, t)),
     ("cosine dim 0", lambda F, x, t, p: F.cosine_similarity(x, t, dim=0)),
+    ("pairwise", lambda F, x, t, p: F.pairwise_distance(x, t)),
+    ("pairwise p1 keepdim", lambda F, x, t, p: F.pairwise_distance(x, t[0], p=1, keepdim=True)),
     ("normalize", lambda F, x, t, p: F.normalize(x)),
     ("normalize p1", lambda F, x, t, p: F.normalize(x, p=1, dim=0)),
     ("nll", lambda F, x, t, p: F.nll_loss(x, t.argmax(1))),

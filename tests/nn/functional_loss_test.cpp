@@ -1,7 +1,7 @@
-// nn::functional losses, cosine_similarity, normalize and dropout (nn/functional/loss.hpp,
-// distance.hpp, dropout.hpp): values and the gradients of input and target against torch 1.13 for
-// every reduction, node names, gradcheck on contiguous, strided and broadcast inputs, dtypes,
-// empty inputs, dropout's statistics and generator, and every error path.
+// nn::functional losses, cosine_similarity, pairwise_distance, normalize and dropout
+// (nn/functional/loss.hpp, distance.hpp, dropout.hpp): values and the gradients of input and target
+// against torch 1.13 for every reduction, node names, gradcheck on contiguous, strided and
+// broadcast inputs, dtypes, empty inputs, dropout's statistics and generator, and every error path.
 #include <tensorplay/tensorplay.hpp>
 
 #include <catch2/catch.hpp>
@@ -483,6 +483,10 @@ TEST_CASE("losses: gradcheck on contiguous, strided and broadcast inputs", "[nn]
        [](const std::vector<Tensor>& v) { return cosine_similarity(v[0], v[1], 1); }},
       {"cosine_similarity dim 0",
        [](const std::vector<Tensor>& v) { return cosine_similarity(v[0], v[1], 0); }},
+      {"pairwise_distance",
+       [](const std::vector<Tensor>& v) { return pairwise_distance(v[0], v[1]); }},
+      {"pairwise_distance p=3 keepdim",
+       [](const std::vector<Tensor>& v) { return pairwise_distance(v[0], v[1], 3, 1e-6, true); }},
       {"normalize", [](const std::vector<Tensor>& v) { return normalize(v[0].add(v[1])); }},
       {"normalize p=3",
        [](const std::vector<Tensor>& v) { return normalize(v[0].mul(v[1]), 3.0, 0); }},
@@ -570,6 +574,23 @@ TEST_CASE("cosine_similarity and normalize against torch 1.13", "[nn]") {
                       "expected common dtype to be floating point, yet common dtype is Long");
   REQUIRE_THROWS_WITH(cosine_similarity(x, ones({2, 4}, dtype(kDouble))),
                       "The size of tensor a (3) must match the size of tensor b (4) at "
+                      "non-singleton dimension 1");
+}
+
+TEST_CASE("pairwise_distance against torch 1.13", "[nn]") {
+  const Tensor x = from({1, 2, 3, 4, 5, 6}, {2, 3}), y = from({1, 0, 1, -1, 2, 0.5}, {2, 3});
+  require_close(values(F::pairwise_distance(x, y)), {2.8284285389599293, 8.015611455154435}, 1e-14);
+  const Tensor k = F::pairwise_distance(x, y, F::PairwiseDistanceFuncOptions().p(1).keepdim(true));
+  CHECK(k.sizes() == IntArrayRef{2, 1});
+  require_close(values(k), {4.000003, 13.500003}, 1e-14);
+  // broadcast against one row; p = inf; eps = 0
+  require_close(values(pairwise_distance(x, y[0], INFINITY, 0)), {2, 5}, 1e-14);
+  CHECK(pairwise_distance(x.requires_grad_(), y).grad_fn()->name() == "NormBackward1");
+  // 0-d operands: the norm over the (only) dimension of the scalar difference
+  CHECK(pairwise_distance(from({1}, {}), from({3}, {})).item<double>() ==
+        Approx(1.999999).epsilon(1e-12));
+  REQUIRE_THROWS_WITH(pairwise_distance(x, ones({5}, dtype(kDouble))),
+                      "The size of tensor a (3) must match the size of tensor b (5) at "
                       "non-singleton dimension 1");
 }
 

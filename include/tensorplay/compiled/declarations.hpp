@@ -525,6 +525,21 @@ template <class = void>
 Tensor bucketize(const Scalar& self, const Tensor& boundaries, bool out_int32 = false,
                  bool right = false);
 }  // namespace tensorplay
+// ---- tensorplay/ops/cdist.hpp
+namespace tensorplay {
+template <class = void>
+Tensor _cdist_forward(const Tensor& x1, const Tensor& x2, double p,
+                      std::optional<int64_t> compute_mode = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _euclidean_dist(const Tensor& x1, const Tensor& x2);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor cdist(const Tensor& x1, const Tensor& x2, double p = 2.0,
+             std::optional<int64_t> compute_mode = std::nullopt);
+}  // namespace tensorplay
 // ---- tensorplay/ops/compare.hpp
 namespace tensorplay {
 template <class = void>
@@ -853,6 +868,12 @@ Tensor fill(const Tensor& self, const Scalar& value);
 namespace tensorplay {
 template <class = void>
 Tensor fill(const Tensor& self, const Tensor& value);
+}  // namespace tensorplay
+// ---- tensorplay/ops/einsum.hpp
+namespace tensorplay {
+template <class = void>
+Tensor einsum(std::string_view equation, TensorList operands,
+              std::optional<IntArrayRef> path = std::nullopt);
 }  // namespace tensorplay
 // ---- tensorplay/ops/histogram.hpp
 namespace tensorplay {
@@ -2563,12 +2584,22 @@ Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, do
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, double eps = 1e-6,
+                         bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
 Tensor normalize(const Tensor& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12);
 }  // namespace tensorplay
 namespace tensorplay::nn::functional {
 template <class = void>
 Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
                          const CosineSimilarityFuncOptions& options = {});
+}  // namespace tensorplay::nn::functional
+namespace tensorplay::nn::functional {
+template <class = void>
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2,
+                         const PairwiseDistanceFuncOptions& options = {});
 }  // namespace tensorplay::nn::functional
 namespace tensorplay::nn::functional {
 template <class = void>

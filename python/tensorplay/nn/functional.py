@@ -18,7 +18,7 @@ __all__ = [
     "layer_norm", "group_norm", "batch_norm", "instance_norm", "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "kl_div", "cosine_similarity", "normalize", "dropout", "nll_loss", "cross_entropy",
-    "embedding", "one_hot",
+    "embedding", "one_hot", "pairwise_distance",
 ]
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -260,6 +260,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return _nn.cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return _nn.pairwise_distance(x1, x2, float(p), eps, keepdim)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

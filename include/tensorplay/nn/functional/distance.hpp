@@ -1,9 +1,11 @@
-// cosine_similarity and normalize (ATen's at::cosine_similarity, F.normalize), composites as in
-// PyTorch 1.13, so their gradients are those of the ops they are made of.
+// cosine_similarity, pairwise_distance and normalize (ATen's at::cosine_similarity,
+// at::pairwise_distance, F.normalize), composites as in PyTorch 1.13, so their gradients are those
+// of the ops they are made of.
 #pragma once
 
 #include <tensorplay/compiled/definitions.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -44,6 +46,14 @@ Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, do
   return a.div(n1.unsqueeze(dim)).mul(b.div(n2.unsqueeze(dim))).sum(d, false);
 }
 
+// ||x1 - x2 + eps||_p over the last dimension of the broadcast shape (NormBackward1).
+template <class = void>
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, double eps = 1e-6,
+                         bool keepdim = false) {
+  const std::vector<int64_t> innermost{std::max(x1.dim(), x2.dim()) - 1};
+  return x1.sub(x2).add(eps).norm(Scalar(p), innermost, keepdim);
+}
+
 // input / max(||input||_p over dim, eps).
 template <class = void>
 Tensor normalize(const Tensor& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12) {
@@ -60,6 +70,12 @@ template <class = void>
 Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
                          const CosineSimilarityFuncOptions& options = {}) {
   return tensorplay::cosine_similarity(x1, x2, options.dim(), options.eps());
+}
+
+template <class = void>
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2,
+                         const PairwiseDistanceFuncOptions& options = {}) {
+  return tensorplay::pairwise_distance(x1, x2, options.p(), options.eps(), options.keepdim());
 }
 
 template <class = void>

@@ -196,6 +196,11 @@ struct CosineSimilarityFuncOptions {
   TENSORPLAY_NN_ARG_(int64_t, dim) = 1;
   TENSORPLAY_NN_ARG_(double, eps) = 1e-8;
 };
+struct PairwiseDistanceFuncOptions {
+  TENSORPLAY_NN_ARG_(double, p) = 2.0;
+  TENSORPLAY_NN_ARG_(double, eps) = 1e-6;
+  TENSORPLAY_NN_ARG_(bool, keepdim) = false;
+};
 struct NormalizeFuncOptions {
   TENSORPLAY_NN_ARG_(double, p) = 2.0;
   TENSORPLAY_NN_ARG_(int64_t, dim) = 1;
