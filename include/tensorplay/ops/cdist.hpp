@@ -25,6 +25,7 @@
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/ops/binary.hpp>
 #include <tensorplay/ops/compare.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/join.hpp>
@@ -172,6 +173,7 @@ void for_each_row(const Tensor& a, const Tensor& b, int64_t rows, int64_t r1, in
 // The direct kernel: one output row (a row of x1 against every row of x2) per task.
 template <class = void>
 Tensor cdist_forward(const Tensor& x1, const Tensor& x2, double p) {
+  check_host_only("_cdist_forward", x1, x2);
   const Shapes s = shapes_of(x1, x2);
   const int64_t r1 = x1.size(-2), r2 = x2.size(-2), m = x1.size(-1);
   if (r1 == 0 || r2 == 0 || s.batch_product == 0) return empty(s.out, x1.options());

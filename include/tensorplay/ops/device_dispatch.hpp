@@ -61,6 +61,20 @@ namespace detail {
                                    " (link the matching tensorplay:: target)");
 }
 
+// A CPU kernel's guard: a defined tensor of another device among `ts` gets the dispatch
+// point's error for 'aten::<op>' (every op without device kernels calls it before touching
+// memory).
+template <class... Ts>
+void check_host_only(std::string_view op, const Ts&... ts) {
+  auto one = [&](const auto& t) {
+    if (t.defined() && !t.is_cpu()) {
+      throw_no_device_kernel(str_cat("aten::", op), t.device().type(),
+                             backend_compiled_in(t.device().type()));
+    }
+  };
+  (one(ts), ...);
+}
+
 // A CPU loop asked to run over tensors of another device: the op has no kernel there, or the
 // device's backend is not compiled in at all.
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_no_device_loop(Device d) {

@@ -45,10 +45,7 @@ namespace detail::scatter_gather {
 template <class = void>
 void host_only(const char* op, std::initializer_list<const Tensor*> ts) {
   for (const Tensor* t : ts) {
-    if (t && t->defined() && !t->is_cpu()) {
-      throw_no_device_kernel(str_cat("aten::", op), t->device().type(),
-                             backend_compiled_in(t->device().type()));
-    }
+    if (t) check_host_only(op, *t);
   }
 }
 

@@ -4,8 +4,11 @@
 // p = 2, whose formula is written with differentiable ops as in derivatives.yaml).
 #pragma once
 
+#include <tensorplay/autograd/functions/indexing.hpp>
 #include <tensorplay/autograd/node.hpp>
+#include <tensorplay/autograd/record.hpp>
 #include <tensorplay/autograd/saved_variable.hpp>
+#include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/tensor.hpp>
 
 namespace tensorplay::detail {
@@ -43,6 +46,14 @@ struct CdistBackward0T final : DistanceNode {
     if (should_compute_output(1)) {
       g2 = tensorplay::detail::cdist_backward(g.mT().contiguous(), x2, x1, p_,
                                               result.mT().contiguous());
+    }
+    // The kernel has no derivative (PyTorch's _cdist_backward neither): under create_graph the
+    // gradients record NotImplemented, so a second derivative fails instead of being lost.
+    if (GradMode::is_enabled()) {
+      if (auto fn = detail::make_node<NotImplemented>(g, x1, x2)) {
+        fn->op_ = "aten::_cdist_backward";
+        for (const Tensor& r : {g1, g2}) detail::set_history(r, fn);
+      }
     }
     return {g1, g2};
   }

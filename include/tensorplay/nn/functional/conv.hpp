@@ -38,6 +38,7 @@
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/nn/functional/im2col.hpp>
 #include <tensorplay/nn/functional/options.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/gemm.hpp>
 #include <tensorplay/ops/linalg.hpp>
@@ -227,6 +228,7 @@ inline const char* conv_kernel_name(int nd, bool transposed) {
 template <class = void>
 Tensor conv_forward_kernel(const Tensor& input, const Tensor& weight, const Tensor& bias,
                            const ConvGeometry& g, bool transposed, int64_t groups) {
+  check_host_only("convolution", input, weight, bias);
   const MemoryFormat fmt = conv_memory_format(input, weight);
   const Tensor w = weight.contiguous();
   const int64_t n = input.size(0);
@@ -504,6 +506,7 @@ autograd::variable_list autograd::ConvolutionBackward0T<V>::apply(variable_list&
   auto me = shared_from_this();
   const Tensor x = input_.unpack(me), w = weight_.unpack(me);
   const Tensor& gy = grads[0];
+  tensorplay::detail::check_host_only("convolution_backward", x, w, gy);
   const auto& g = geometry_;
   variable_list out(3);
   // The bias gradient: gy summed over every dim but the channels.

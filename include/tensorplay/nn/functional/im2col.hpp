@@ -28,6 +28,7 @@
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/tensor.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/parallel.hpp>
 
@@ -167,6 +168,7 @@ void col2im(const ConvGeometry& g, int64_t channels, const T* columns, T* x, int
 // [N, C, in...] -> [N, C * KN, L] (contiguous).
 template <class = void>
 Tensor unfold_kernel(const Tensor& input, const ConvGeometry& g) {
+  check_host_only("im2col", input);
   const int64_t n = input.size(0), c = input.size(1), kn = g.kernel_numel(), l = g.out_numel();
   Tensor cols = empty({n, c * kn, l}, input.options());
   if (cols.numel() == 0) return cols;
@@ -186,6 +188,7 @@ Tensor unfold_kernel(const Tensor& input, const ConvGeometry& g) {
 // [N, C * KN, L] -> [N, C, in...] (contiguous), each column element added where it came from.
 template <class = void>
 Tensor fold_kernel(const Tensor& columns, const ConvGeometry& g, int64_t channels) {
+  check_host_only("col2im", columns);
   const int64_t n = columns.size(0);
   std::vector<int64_t> sizes{n, channels};
   for (int64_t s : g.spatial(g.in)) sizes.push_back(s);

@@ -33,6 +33,7 @@
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/tensor.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/reduce.hpp>
@@ -119,6 +120,7 @@ inline Tensor pool_result(const Tensor& planes, const Tensor& like, int64_t oh, 
 template <class = void>
 std::tuple<Tensor, Tensor> window_max(const Tensor& planes, const PoolWindows& win,
                                       const char* name) {
+  check_host_only(name, planes);
   const int64_t p = planes.size(0), oh = int64_t(win.h.size()), ow = int64_t(win.w.size());
   Tensor out = empty({p, oh, ow}, planes.options());
   Tensor idx = empty({p, oh, ow}, planes.options().dtype(kLong));
@@ -173,6 +175,7 @@ std::tuple<Tensor, Tensor> window_max(const Tensor& planes, const PoolWindows& w
 // gradients spread back over their windows into [P, H, W] (adjoint = true).
 template <class = void>
 Tensor window_mean(const Tensor& planes, const PoolWindows& win, bool adjoint, const char* name) {
+  check_host_only(name, planes);
   const int64_t p = planes.size(0), oh = int64_t(win.h.size()), ow = int64_t(win.w.size());
   const int64_t iw = win.in_w, plane = win.in_h * win.in_w;
   Tensor out = adjoint ? empty({p, win.in_h, win.in_w}, planes.options()).zero_()

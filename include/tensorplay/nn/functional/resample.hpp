@@ -21,6 +21,7 @@
 #include <tensorplay/autograd/record.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/tensor.hpp>
+#include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/factories.hpp>
 #include <tensorplay/ops/loops.hpp>
@@ -182,6 +183,7 @@ namespace detail {
 // contiguous, or channels-last where the plan asks for it.
 template <class>
 Tensor resample(const Tensor& x, const std::shared_ptr<const ResamplePlan>& plan, bool transpose) {
+  check_host_only(plan->name, x);
   return autograd::detail::differentiable<autograd::ResampleBackward>(
       [&] {
         std::vector<int64_t> shape = x.sizes().vec();
