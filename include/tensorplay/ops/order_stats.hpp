@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -247,6 +248,20 @@ std::tuple<Tensor, Tensor> median_dim(const Tensor& self, int64_t dim, bool keep
   });
 }
 
+// The out= forms of the (values, indices) ops: `checks(values, indices)` returns the wrapped dim.
+template <class Checks>
+std::tuple<const Tensor&, const Tensor&> select_out(const Tensor& values, const Tensor& indices,
+                                                    const Tensor& self, bool keepdim,
+                                                    const char* name, Pick what, int64_t k,
+                                                    const Checks& checks) {
+  const std::string out_name = std::string(name) + "_out";
+  reduce_impl::check_defined(values, out_name.c_str());
+  reduce_impl::check_defined(indices, out_name.c_str());
+  autograd::detail::check_out_no_grad(name, self, values, indices);
+  select_impl(self, checks(values, indices), keepdim, values, indices, what, k);
+  return {values, indices};
+}
+
 enum class Interpolation { Linear, Lower, Higher, Midpoint, Nearest };
 
 template <class = void>
@@ -382,12 +397,9 @@ std::tuple<const Tensor&, const Tensor&> kthvalue_out(const Tensor& values, cons
                                                       const Tensor& self, int64_t k,
                                                       int64_t dim = -1, bool keepdim = false) {
   namespace os = detail::order_stats;
-  detail::reduce_impl::check_defined(values, "kthvalue_out");
-  detail::reduce_impl::check_defined(indices, "kthvalue_out");
-  autograd::detail::check_out_no_grad("kthvalue", self, values, indices);
-  const int64_t d = os::kthvalue_checks(self, k, dim, values, indices);
-  os::select_impl(self, d, keepdim, values, indices, os::Pick::Kth, k);
-  return {values, indices};
+  return os::select_out(
+      values, indices, self, keepdim, "kthvalue", os::Pick::Kth, k,
+      [&](const Tensor& v, const Tensor& i) { return os::kthvalue_checks(self, k, dim, v, i); });
 }
 
 // ---- median, nanmedian ----------------------------------------------------------------------
@@ -417,24 +429,18 @@ std::tuple<const Tensor&, const Tensor&> median_out(const Tensor& values, const 
                                                     const Tensor& self, int64_t dim,
                                                     bool keepdim = false) {
   namespace os = detail::order_stats;
-  detail::reduce_impl::check_defined(values, "median_out");
-  detail::reduce_impl::check_defined(indices, "median_out");
-  autograd::detail::check_out_no_grad("median", self, values, indices);
-  const int64_t d = os::median_checks(self, dim, values, indices);
-  os::select_impl(self, d, keepdim, values, indices, os::Pick::Median, 0);
-  return {values, indices};
+  return os::select_out(
+      values, indices, self, keepdim, "median", os::Pick::Median, 0,
+      [&](const Tensor& v, const Tensor& i) { return os::median_checks(self, dim, v, i); });
 }
 template <class = void>
 std::tuple<const Tensor&, const Tensor&> nanmedian_out(const Tensor& values, const Tensor& indices,
                                                        const Tensor& self, int64_t dim,
                                                        bool keepdim = false) {
   namespace os = detail::order_stats;
-  detail::reduce_impl::check_defined(values, "nanmedian_out");
-  detail::reduce_impl::check_defined(indices, "nanmedian_out");
-  autograd::detail::check_out_no_grad("nanmedian", self, values, indices);
-  const int64_t d = os::median_checks(self, dim, values, indices);
-  os::select_impl(self, d, keepdim, values, indices, os::Pick::NanMedian, 0);
-  return {values, indices};
+  return os::select_out(
+      values, indices, self, keepdim, "nanmedian", os::Pick::NanMedian, 0,
+      [&](const Tensor& v, const Tensor& i) { return os::median_checks(self, dim, v, i); });
 }
 
 // ---- mode -----------------------------------------------------------------------------------
@@ -452,12 +458,9 @@ std::tuple<const Tensor&, const Tensor&> mode_out(const Tensor& values, const Te
                                                   const Tensor& self, int64_t dim = -1,
                                                   bool keepdim = false) {
   namespace os = detail::order_stats;
-  detail::reduce_impl::check_defined(values, "mode_out");
-  detail::reduce_impl::check_defined(indices, "mode_out");
-  autograd::detail::check_out_no_grad("mode", self, values, indices);
-  const int64_t d = os::mode_checks(self, dim, values, indices);
-  os::select_impl(self, d, keepdim, values, indices, os::Pick::Mode, 0);
-  return {values, indices};
+  return os::select_out(
+      values, indices, self, keepdim, "mode", os::Pick::Mode, 0,
+      [&](const Tensor& v, const Tensor& i) { return os::mode_checks(self, dim, v, i); });
 }
 
 // ---- quantile, nanquantile ------------------------------------------------------------------
