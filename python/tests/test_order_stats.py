@@ -17,7 +17,7 @@ NAN = "lib.tensor([[1.0, float('nan'), 3.0, 2.0], [float('nan'), float('nan'), 0
 
 EXPRESSIONS = f"""
 lib.kthvalue(x, 2); x.kthvalue(1, 0); x.kthvalue(2, 0, keepdim=True); xt.kthvalue(3, 0); i.kthvalue(2); u.kthvalue(3)
-lib.kthvalue(m, 2, 1); m.permute(2, 0, 1).kthvalue(3, -1); lib.kthvalue(s, 1); d.kthvalue(1, 1, True)
+lib.kthvalue(m, 2, 1); m.permute(2, 0, 1).kthvalue(3, -1); lib.kthvalue(s, 1); d.kthvalue(1, 1, True); lib.kthvalue(lib.tensor(True), 1)
 x.median(); lib.median(i); u.median(); d.median(); lib.median(lib.tensor([])); s.median(); lib.median(h.bfloat16())
 x.median(1); lib.median(x, 0, keepdim=True); xt.median(1); u.median(0); lib.median(m, 2); i.median(0)
 x.nanmedian(); lib.nanmedian(x, 1); i.nanmedian(); m.nanmedian(1, True)

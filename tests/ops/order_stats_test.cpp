@@ -48,6 +48,7 @@ TEST_CASE("kthvalue", "[ops][order_stats]") {
     CHECK(same(i, tensor(int64_t(2))));
   }
   CHECK_THROWS_WITH(kthvalue(x.to(kHalf), 1), "\"kthvalue_cpu\" not implemented for 'Half'");
+  CHECK(same(std::get<0>(kthvalue(tensor(true), 1)), tensor(true)));  // 0-d: copied, any dtype
   CHECK_THROWS_WITH(kthvalue(tensor({true, false}), 1),
                     "\"kthvalue_cpu\" not implemented for 'Bool'");
   // 2-d, strided, keepdim

@@ -177,7 +177,7 @@ int64_t kthvalue_checks(const Tensor& self, int64_t k, int64_t dim, const Tensor
   if (indices_out.defined()) {
     TP_CHECK(indices_out.dtype() == kLong, "output indices must be of scalar type Long");
   }
-  check_selectable(self, "kthvalue_cpu");
+  if (self.dim() > 0) check_selectable(self, "kthvalue_cpu");  // PyTorch copies a 0-d input
   return d;
 }
 
