@@ -93,6 +93,15 @@ TEST_CASE("gradient values", "[autograd][order_stats]") {
   const Tensor u = dbl({3, 1, 2, 5, 4}).requires_grad_();
   u.quantile(0.3).backward();
   CHECK(u.grad().allclose(dbl({0.2, 0, 0.8, 0, 0})));
+  // ...and q's gradient through the weights (linear only; torch 1.13's values)
+  const Tensor q = dbl({0.3, 0.6}).requires_grad_();
+  quantile(dbl({3, 1, 2, 5, 4}), q).sum().backward();
+  CHECK(q.grad().allclose(dbl({4, 4})));
+  CHECK_FALSE(quantile(dbl({3, 1, 2}), q, std::nullopt, false, "lower").requires_grad());
+  CHECK(autograd::gradcheck(
+      [](const std::vector<Tensor>& v) { return quantile(v[0], v[1], 1); },
+      {arange(12, kDouble).mul(5).remainder(12).reshape({3, 4}).requires_grad_(),
+       dbl({0.1, 0.45, 0.8}).requires_grad_()}));
 }
 
 }  // namespace autograd_order_stats_grad_test

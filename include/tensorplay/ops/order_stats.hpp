@@ -16,7 +16,7 @@
 //
 // quantile / nanquantile are composite as in PyTorch (sort, ranks, gather, lerp_), so their
 // gradients and nodes are those ops' (SortBackward0, GatherBackward0, LerpBackward1,
-// SqueezeBackward3).
+// SqueezeBackward3); q gets a gradient through linear interpolation's weights, as in PyTorch.
 #pragma once
 
 #include <tensorplay/compiled/definitions.hpp>
@@ -321,31 +321,39 @@ Tensor quantile_impl(const Tensor& self, const Tensor& q, std::optional<int64_t>
   sorted = sorted.view(in_shape);
   TP_CHECK(sorted.size(-1) <= (int64_t(1) << 24), "quantile() input tensor is too large");
   const Tensor q1 = q.reshape({-1});
-  Tensor ranks;
+  // The ranks keep q's history: linear interpolation's weights (their fractional parts) carry
+  // q's gradient, as PyTorch's; the integer ranks and the NaN masks are index arithmetic.
+  Tensor ranks, nan_count, any_nan;
   {
-    NoGradGuard no_grad;  // ranks depend on q only through index arithmetic PyTorch also runs
+    NoGradGuard no_grad;
     if (ignore_nan) {
-      ranks = q1.mul(sorted.isnan().logical_not().sum(-1, true).sub(1));
-      ranks = ranks.masked_fill(ranks.lt(0), 0);
+      nan_count = sorted.isnan().logical_not().sum(-1, true).sub(1);
     } else {
-      const int64_t last = sorted.size(-1) - 1;
-      const std::vector<Tensor> b = broadcast_tensors({q1.mul(last), sorted.isnan().any(-1, true)});
-      ranks = b[0].masked_fill(b[1], last);
+      any_nan = sorted.isnan().any(-1, true);
     }
-    if (mode == Interpolation::Lower) ranks = ranks.floor();
-    if (mode == Interpolation::Higher) ranks = ranks.ceil();
-    if (mode == Interpolation::Nearest) ranks = ranks.round();
   }
-  const Tensor ranks_below = ranks.to(kLong);
+  if (ignore_nan) {
+    ranks = q1.mul(nan_count);
+    ranks = ranks.masked_fill(ranks.lt(0), 0);
+  } else {
+    const int64_t last = sorted.size(-1) - 1;
+    const std::vector<Tensor> b = broadcast_tensors({q1.mul(last), any_nan});
+    ranks = b[0].masked_fill(b[1], last);
+  }
+  if (mode == Interpolation::Lower) ranks = ranks.floor();
+  if (mode == Interpolation::Higher) ranks = ranks.ceil();
+  if (mode == Interpolation::Nearest) ranks = ranks.round();
+  Tensor ranks_below, ranks_above;
+  {
+    NoGradGuard no_grad;
+    ranks_below = ranks.to(kLong);
+    ranks_above = ranks.ceil().to(kLong);
+  }
   Tensor values = sorted.gather(-1, ranks_below);
   if (mode == Interpolation::Linear || mode == Interpolation::Midpoint) {
-    Tensor weights;
-    {
-      NoGradGuard no_grad;
-      weights = mode == Interpolation::Midpoint ? full_like(ranks, 0.5) : ranks.sub(ranks_below);
-    }
-    const Tensor values_above = sorted.gather(-1, ranks.ceil().to(kLong));
-    values.lerp_(values_above, weights);
+    const Tensor weights =
+        mode == Interpolation::Midpoint ? full_like(ranks, 0.5) : ranks.sub(ranks_below);
+    values.lerp_(sorted.gather(-1, ranks_above), weights);
   }
   if (q.dim() == 0) {
     values.squeeze_(-1);
