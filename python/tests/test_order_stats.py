@@ -104,6 +104,17 @@ class OrderStatsParity(unittest.TestCase):
                 grads.append((out.grad_fn.name(), [round(v, 6) for v in xv.grad.flatten().tolist()]))
             self.assertEqual(grads[0], grads[1], expr)
 
+    def test_q_gradient(self):
+        for how in ("linear", "midpoint", "nearest"):
+            grads = []
+            for lib in (tp, torch):
+                q = lib.tensor([0.3, 0.6], requires_grad=True)
+                out = lib.quantile(lib.tensor([3.0, 1.0, 2.0, 5.0, 4.0], requires_grad=True), q,
+                                   interpolation=how)
+                out.sum().backward()
+                grads.append(None if q.grad is None else q.grad.tolist())
+            self.assertEqual(grads[0], grads[1], how)
+
 
 if __name__ == "__main__":
     unittest.main()
