@@ -12,7 +12,8 @@
 //
 // Each line along `dim` is copied into a buffer of (key, index) entries, widened to the compute
 // dtype (int64, float or double: values unchanged), and selected there with std::nth_element
-// (a full sort for mode); lines are spread over threads with parallel_for.
+// (a full sort for mode); lines are spread over threads with parallel_for. The kernels run on the
+// host only: another device's tensor gets the no-kernel error (quantile's through sort).
 //
 // quantile / nanquantile are composite as in PyTorch (sort, ranks, gather, lerp_), so their
 // gradients and nodes are those ops' (SortBackward0, GatherBackward0, LerpBackward1,
@@ -168,6 +169,7 @@ template <class = void>
 int64_t kthvalue_checks(const Tensor& self, int64_t k, int64_t dim, const Tensor& values_out,
                         const Tensor& indices_out) {
   reduce_impl::check_defined(self, "kthvalue");
+  scatter_gather::host_only("kthvalue", {&self, &values_out, &indices_out});
   const int64_t d = wrap_nonempty_dim(self, dim, "kthvalue()");
   const int64_t slice = self.dim() == 0 ? 1 : self.size(d);
   TP_CHECK(k >= 1 && k <= slice, "kthvalue(): selected number k out of range for dimension ", d);
@@ -186,6 +188,7 @@ template <class = void>
 int64_t median_checks(const Tensor& self, int64_t dim, const Tensor& values_out,
                       const Tensor& indices_out) {
   reduce_impl::check_defined(self, "median");
+  scatter_gather::host_only("median", {&self, &values_out, &indices_out});
   const int64_t d = wrap_nonempty_dim(self, dim, "median()");
   if (indices_out.defined()) {
     TP_CHECK(indices_out.dtype() == kLong,
@@ -209,6 +212,7 @@ template <class = void>
 int64_t mode_checks(const Tensor& self, int64_t dim, const Tensor& values_out,
                     const Tensor& indices_out) {
   reduce_impl::check_defined(self, "mode");
+  scatter_gather::host_only("mode", {&self, &values_out, &indices_out});
   if (values_out.defined()) {
     TP_CHECK(values_out.dtype() == self.dtype(), "expected scalar type '",
              scalar_type_name(self.dtype()), "' but got '", scalar_type_name(values_out.dtype()),
@@ -226,6 +230,7 @@ int64_t mode_checks(const Tensor& self, int64_t dim, const Tensor& values_out,
 template <class = void>
 Tensor median_all(const Tensor& self, bool ignore_nan) {
   reduce_impl::check_defined(self, ignore_nan ? "nanmedian" : "median");
+  scatter_gather::host_only(ignore_nan ? "nanmedian" : "median", {&self});
   check_selectable(self, "median_cpu");
   if (self.numel() == 0) {
     if (is_floating_point(self.dtype())) {
