@@ -62,6 +62,7 @@
 #include <tensorplay/ops/loops.hpp>
 #include <tensorplay/ops/masked.hpp>
 #include <tensorplay/ops/nan_reduce.hpp>
+#include <tensorplay/ops/order_stats.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/print.hpp>
 #include <tensorplay/ops/print_options.hpp>

@@ -1,5 +1,6 @@
-// Data-dependent ops (ops/nan_reduce.hpp, ops/histogram.hpp, ops/bucketize.hpp, ops/unique.hpp):
-// count_nonzero, nansum, nanmean, cummax, cummin, bincount, histc, searchsorted, bucketize, and
+// Data-dependent ops (ops/nan_reduce.hpp, ops/histogram.hpp, ops/bucketize.hpp, ops/unique.hpp,
+// ops/order_stats.hpp): count_nonzero, nansum, nanmean, cummax, cummin, bincount, histc,
+// searchsorted, bucketize, kthvalue, median, nanmedian, mode, quantile, nanquantile, and
 // _unique2 / _unique_consecutive, which tensorplay.unique (python/tensorplay/_tensor.py) turns
 // into torch.unique's return forms.
 #include "bindings.hpp"
@@ -13,6 +14,48 @@ using OptDType = std::optional<DType>;
 using OptStr = std::optional<std::string_view>;
 
 IntArrayRef dims_or_all(const OptDims& dim) { return dim ? *dim : IntArrayRef(); }
+
+// quantile / nanquantile (q a tensor or a float), the out= form for the function only.
+template <bool kIgnoreNan, class Q>
+Tensor quantile_entry(const Tensor& self, const Q& q, const std::optional<int64_t>& dim,
+                      bool keepdim, std::string_view interpolation, const OptTensor& out) {
+  if (out) {
+    return kIgnoreNan ? nanquantile_out(*out, self, q, dim, keepdim, interpolation)
+                      : quantile_out(*out, self, q, dim, keepdim, interpolation);
+  }
+  return kIgnoreNan ? nanquantile(self, q, dim, keepdim, interpolation)
+                    : quantile(self, q, dim, keepdim, interpolation);
+}
+
+template <bool kIgnoreNan>
+void register_quantile(const Target& t, const char* name) {
+  using OptInt = std::optional<int64_t>;
+  constexpr const char* kMethod = "input, q, dim=None, keepdim=False, *, interpolation='linear'";
+  constexpr const char* kFunction =
+      "input, q, dim=None, keepdim=False, *, interpolation='linear', out=None";
+  Registry::method(
+      t.type, t.module, name,
+      overload(kMethod,
+               [](const Tensor& self, const Tensor& q, const OptInt& dim, bool keepdim,
+                  std::string_view how) {
+                 return quantile_entry<kIgnoreNan>(self, q, dim, keepdim, how, std::nullopt);
+               }),
+      overload(kMethod, [](const Tensor& self, double q, const OptInt& dim, bool keepdim,
+                           std::string_view how) {
+        return quantile_entry<kIgnoreNan>(self, q, dim, keepdim, how, std::nullopt);
+      }));
+  Registry::function(
+      t.module, name,
+      overload(kFunction,
+               [](const Tensor& self, const Tensor& q, const OptInt& dim, bool keepdim,
+                  std::string_view how, const OptTensor& out) {
+                 return quantile_entry<kIgnoreNan>(self, q, dim, keepdim, how, out);
+               }),
+      overload(kFunction, [](const Tensor& self, double q, const OptInt& dim, bool keepdim,
+                             std::string_view how, const OptTensor& out) {
+        return quantile_entry<kIgnoreNan>(self, q, dim, keepdim, how, out);
+      }));
+}
 
 }  // namespace
 
@@ -93,6 +136,33 @@ void register_search(const Target& t) {
                                  const std::optional<int64_t>& dim) {
                                 return unique_consecutive(self, inverse, counts, dim);
                               }));
+  Registry::method_and_function(
+      type, m, "kthvalue",
+      overload("input, k, dim=-1, keepdim=False",
+               [](const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
+                 auto [values, indices] = self.kthvalue(k, dim, keepdim);
+                 return NamedTensors<"kthvalue">{std::move(values), std::move(indices)};
+               }));
+  Registry::method_and_function(
+      type, m, "median", overload("input", [](const Tensor& self) { return self.median(); }),
+      overload("input, dim, keepdim=False", [](const Tensor& self, int64_t dim, bool keepdim) {
+        auto [values, indices] = self.median(dim, keepdim);
+        return NamedTensors<"median">{std::move(values), std::move(indices)};
+      }));
+  Registry::method_and_function(
+      type, m, "nanmedian", overload("input", [](const Tensor& self) { return self.nanmedian(); }),
+      overload("input, dim, keepdim=False", [](const Tensor& self, int64_t dim, bool keepdim) {
+        auto [values, indices] = self.nanmedian(dim, keepdim);
+        return NamedTensors<"nanmedian">{std::move(values), std::move(indices)};
+      }));
+  Registry::method_and_function(
+      type, m, "mode",
+      overload("input, dim=-1, keepdim=False", [](const Tensor& self, int64_t dim, bool keepdim) {
+        auto [values, indices] = self.mode(dim, keepdim);
+        return NamedTensors<"mode">{std::move(values), std::move(indices)};
+      }));
+  register_quantile<false>(t, "quantile");
+  register_quantile<true>(t, "nanquantile");
 }
 
 }  // namespace tensorplay::python::bindings

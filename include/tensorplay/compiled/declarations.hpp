@@ -1069,6 +1069,100 @@ namespace tensorplay {
 template <class = void>
 std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
 }  // namespace tensorplay
+// ---- tensorplay/ops/order_stats.hpp
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim = -1,
+                                    bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<const Tensor&, const Tensor&> kthvalue_out(const Tensor& values, const Tensor& indices,
+                                                      const Tensor& self, int64_t k,
+                                                      int64_t dim = -1, bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor median(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor nanmedian(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<const Tensor&, const Tensor&> median_out(const Tensor& values, const Tensor& indices,
+                                                    const Tensor& self, int64_t dim,
+                                                    bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<const Tensor&, const Tensor&> nanmedian_out(const Tensor& values, const Tensor& indices,
+                                                       const Tensor& self, int64_t dim,
+                                                       bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim = -1, bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<const Tensor&, const Tensor&> mode_out(const Tensor& values, const Tensor& indices,
+                                                  const Tensor& self, int64_t dim = -1,
+                                                  bool keepdim = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor quantile(const Tensor& self, const Tensor& q, std::optional<int64_t> dim = std::nullopt,
+                bool keepdim = false, std::string_view interpolation = "linear");
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor quantile(const Tensor& self, double q, std::optional<int64_t> dim = std::nullopt,
+                bool keepdim = false, std::string_view interpolation = "linear");
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor nanquantile(const Tensor& self, const Tensor& q, std::optional<int64_t> dim = std::nullopt,
+                   bool keepdim = false, std::string_view interpolation = "linear");
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor nanquantile(const Tensor& self, double q, std::optional<int64_t> dim = std::nullopt,
+                   bool keepdim = false, std::string_view interpolation = "linear");
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& quantile_out(const Tensor& out, const Tensor& self, const Tensor& q,
+                           std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                           std::string_view interpolation = "linear");
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& quantile_out(const Tensor& out, const Tensor& self, double q,
+                           std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                           std::string_view interpolation = "linear");
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& nanquantile_out(const Tensor& out, const Tensor& self, const Tensor& q,
+                              std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                              std::string_view interpolation = "linear");
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+const Tensor& nanquantile_out(const Tensor& out, const Tensor& self, double q,
+                              std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                              std::string_view interpolation = "linear");
+}  // namespace tensorplay
 // ---- tensorplay/ops/parallel.hpp
 namespace tensorplay {
 template <class = void>

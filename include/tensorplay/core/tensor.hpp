@@ -996,6 +996,31 @@ class Tensor {
   std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
   template <class = void>
   std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
+  // ---- order statistics (ops/order_stats.hpp) -------------------------------------------------
+  template <class = void>
+  std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
+  template <class = void>
+  Tensor median() const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
+  template <class = void>
+  Tensor nanmedian() const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> nanmedian(int64_t dim, bool keepdim = false) const;
+  template <class = void>
+  std::tuple<Tensor, Tensor> mode(int64_t dim = -1, bool keepdim = false) const;
+  template <class = void>
+  Tensor quantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                  std::string_view interpolation = "linear") const;
+  template <class = void>
+  Tensor quantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                  std::string_view interpolation = "linear") const;
+  template <class = void>
+  Tensor nanquantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt,
+                     bool keepdim = false, std::string_view interpolation = "linear") const;
+  template <class = void>
+  Tensor nanquantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                     std::string_view interpolation = "linear") const;
   // ---- counting (ops/histogram.hpp) ----------------------------------------------------------
   template <class = void>
   Tensor bincount(const std::optional<Tensor>& weights = std::nullopt, int64_t minlength = 0) const;
