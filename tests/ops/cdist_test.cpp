@@ -103,6 +103,12 @@ TEST_CASE("cdist nodes and gradients", "[ops][cdist]") {
   const Tensor e = dbl({3, 0}).requires_grad_();
   cdist(e, dbl({5, 0})).sum().backward();
   CHECK(e.grad().sizes() == IntArrayRef({3, 0}));
+  // The direct kernel's backward has no derivative: a second derivative fails, as in torch,
+  // instead of being lost.
+  const Tensor a = dbl({3, 2}).requires_grad_(), b = dbl({4, 2}).requires_grad_();
+  const Tensor ga = autograd::grad({cdist(a, b, 1.5).sum()}, {a}, {}, true, true)[0];
+  REQUIRE(ga.grad_fn());
+  CHECK_THROWS_WITH(ga.sum().backward(), "derivative for aten::_cdist_backward is not implemented");
 }
 
 TEST_CASE("cdist errors", "[ops][cdist]") {

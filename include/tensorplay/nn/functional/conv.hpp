@@ -97,14 +97,28 @@ struct ConvLayout {
   std::array<int64_t, 3> xs;
   int64_t xc, yc, yl, xl;
   bool direct;
+  bool rowwise;  // channels adjacent (channels-last): lower to rows (im2row) instead of columns
   ConvLayout(const ConvGeometry& g, const Tensor& big, const Tensor& small)
       : xs(spatial_strides(big, g.nd)),
         xc(big.stride(1)),
         yc(small.stride(1)),
         yl(flat_spatial_stride(small, g.nd)),
         xl(flat_spatial_stride(big, g.nd)),
-        direct(g.is_pointwise() && xl >= 0) {}
+        direct(g.is_pointwise() && xl >= 0),
+        rowwise(!direct && xc == 1 && big.size(1) > 1) {}
 };
+
+// Output positions per im2row tile: about 512 KiB of floats, so the tile stays in L2 while
+// the GEMM packs it.
+inline int64_t row_tile(int64_t width) { return std::max<int64_t>(1, (int64_t(1) << 17) / width); }
+
+// The weight [Cs, Cb / groups, k...] as the rows meet it: [Cs, k..., Cb / groups], contiguous.
+inline Tensor rowwise_weight(const Tensor& w) {
+  std::vector<int64_t> order{0};
+  for (int64_t d = 2; d < w.dim(); ++d) order.push_back(d);
+  order.push_back(1);
+  return w.permute(order).contiguous();
+}
 
 // big [N, Cb, in...] -> small [N, Cs, out...] (+ bias), w contiguous [Cs, Kc].
 template <class T>
@@ -118,13 +132,15 @@ void conv_big_to_small(const ConvGeometry& g, const ConvShape& s, const Tensor& 
   const T* wp = w.data_ptr<T>();
   const T* bp = bias.defined() ? bias.data_ptr<T>() : nullptr;
   T* y = small.data_ptr<T>();
+  const Tensor wr = lay.rowwise ? rowwise_weight(w) : Tensor();
+  const int64_t tile = row_tile(s.kc);
   parallel_for(0, s.n, 1, [&](int64_t b, int64_t e) {
-    std::vector<T> col(direct ? 0 : std::size_t(s.kc * s.l));
+    std::vector<T> col(direct ? 0
+                              : std::size_t(lay.rowwise ? std::min(tile, s.l) * s.kc : s.kc * s.l));
     for (int64_t i = b; i < e; ++i) {
       for (int64_t gi = 0; gi < s.groups; ++gi) {
         const T* xi = x + i * big.stride(0) + gi * s.cbg * xc;
         T* yi = y + i * small.stride(0) + gi * s.csg * yc;
-        if (!direct) im2col<T>(g, s.cbg, xi, xc, xs, col.data());
         T beta(0);
         if (bp) {
           for (int64_t o = 0; o < s.csg; ++o) {
@@ -132,6 +148,17 @@ void conv_big_to_small(const ConvGeometry& g, const ConvShape& s, const Tensor& 
           }
           beta = T(1);
         }
+        if (lay.rowwise) {  // y^T[l, o] = rows[l, :] . W'[o, :], tile by tile
+          const T* wg = wr.data_ptr<T>() + gi * s.csg * s.kc;
+          for (int64_t l0 = 0; l0 < s.l; l0 += tile) {
+            const int64_t l1 = std::min(l0 + tile, s.l);
+            im2row<T>(g, s.cbg, xi, xs, l0, l1, col.data());
+            gemm<T>(l1 - l0, s.csg, s.kc, T(1), col.data(), s.kc, 1, wg, 1, s.kc, beta,
+                    yi + l0 * yl, yl, yc);
+          }
+          continue;
+        }
+        if (!direct) im2col<T>(g, s.cbg, xi, xc, xs, col.data());
         gemm<T>(s.csg, s.l, s.kc, T(1), wp + gi * s.csg * s.kc, s.kc, 1, direct ? xi : col.data(),
                 direct ? xc : s.l, direct ? xl : 1, beta, yi, yc, yl);
       }
@@ -152,14 +179,25 @@ void conv_small_to_big(const ConvGeometry& g, const ConvShape& s, const Tensor& 
   const T* y = small.data_ptr<T>();
   const T* wp = w.data_ptr<T>();
   T* x = big.data_ptr<T>();
+  const Tensor wr = lay.rowwise ? rowwise_weight(w) : Tensor();
+  const int64_t tile = row_tile(s.kc);
   parallel_for(0, s.n, 1, [&](int64_t b, int64_t e) {
-    std::vector<T> col(direct ? 0 : std::size_t(s.kc * s.l));
+    std::vector<T> col(direct ? 0
+                              : std::size_t(lay.rowwise ? std::min(tile, s.l) * s.kc : s.kc * s.l));
     for (int64_t i = b; i < e; ++i) {
       for (int64_t gi = 0; gi < s.groups; ++gi) {
         T* xi = x + i * big.stride(0) + gi * s.cbg * xc;
         const T* yi = y + i * small.stride(0) + gi * s.csg * yc;
         const T* wg = wp + gi * s.csg * s.kc;
-        if (direct) {
+        if (lay.rowwise) {  // rows[l, :] = sum_o y^T[l, o] W'[o, :], added back tile by tile
+          const T* wrg = wr.data_ptr<T>() + gi * s.csg * s.kc;
+          for (int64_t l0 = 0; l0 < s.l; l0 += tile) {
+            const int64_t l1 = std::min(l0 + tile, s.l);
+            gemm<T>(l1 - l0, s.kc, s.csg, T(1), yi + l0 * yl, yl, yc, wrg, s.kc, 1, T(0),
+                    col.data(), s.kc, 1);
+            row2im<T>(g, s.cbg, col.data(), l0, l1, xi, xs);
+          }
+        } else if (direct) {
           gemm<T>(s.kc, s.l, s.csg, T(1), wg, 1, s.kc, yi, yc, yl, T(0), xi, xc, xl);
         } else {
           gemm<T>(s.kc, s.l, s.csg, T(1), wg, 1, s.kc, yi, yc, yl, T(0), col.data(), s.l, 1);
@@ -184,14 +222,25 @@ void conv_weight_grad(const ConvGeometry& g, const ConvShape& s, const Tensor& b
   std::vector<T> partial(std::size_t(tasks * wn), T(0));
   const T* x = big.data_ptr<T>();
   const T* y = small.data_ptr<T>();
+  const int64_t tile = row_tile(s.kc);
   parallel_for(0, tasks, 1, [&](int64_t b, int64_t e) {
-    std::vector<T> col(direct ? 0 : std::size_t(s.kc * s.l));
+    std::vector<T> col(direct ? 0
+                              : std::size_t(lay.rowwise ? std::min(tile, s.l) * s.kc : s.kc * s.l));
     for (int64_t t = b; t < e; ++t) {
       T* acc = partial.data() + t * wn;
       for (int64_t i = t * s.n / tasks; i < (t + 1) * s.n / tasks; ++i) {
         for (int64_t gi = 0; gi < s.groups; ++gi) {
           const T* xi = x + i * big.stride(0) + gi * s.cbg * xc;
           const T* yi = y + i * small.stride(0) + gi * s.csg * yc;
+          if (lay.rowwise) {  // W'[o, :] += sum_l y^T[l, o] rows[l, :]
+            for (int64_t l0 = 0; l0 < s.l; l0 += tile) {
+              const int64_t l1 = std::min(l0 + tile, s.l);
+              im2row<T>(g, s.cbg, xi, xs, l0, l1, col.data());
+              gemm<T>(s.csg, s.kc, l1 - l0, T(1), yi + l0 * yl, yc, yl, col.data(), s.kc, 1, T(1),
+                      acc + gi * s.csg * s.kc, s.kc, 1);
+            }
+            continue;
+          }
           if (!direct) im2col<T>(g, s.cbg, xi, xc, xs, col.data());
           gemm<T>(s.csg, s.kc, s.l, T(1), yi, yc, yl, direct ? xi : col.data(), direct ? xl : 1,
                   direct ? xc : s.l, T(1), acc + gi * s.csg * s.kc, s.kc, 1);
@@ -199,11 +248,20 @@ void conv_weight_grad(const ConvGeometry& g, const ConvShape& s, const Tensor& b
       }
     }
   });
-  T* out = dw.data_ptr<T>();
+  // Rowwise partials are in the [Cs, k..., Cb / groups] order: summed there, then permuted.
+  const Tensor sum = lay.rowwise ? empty({wn}, dw.options()) : dw;
+  T* out = sum.data_ptr<T>();
   for (int64_t j = 0; j < wn; ++j) {
-    T sum = partial[std::size_t(j)];
-    for (int64_t t = 1; t < tasks; ++t) sum += partial[std::size_t(t * wn + j)];
-    out[j] = sum;
+    T acc = partial[std::size_t(j)];
+    for (int64_t t = 1; t < tasks; ++t) acc += partial[std::size_t(t * wn + j)];
+    out[j] = acc;
+  }
+  if (lay.rowwise) {
+    std::vector<int64_t> shape{dw.size(0)}, order{0, dw.dim() - 1};
+    for (int64_t d = 2; d < dw.dim(); ++d) shape.push_back(dw.size(d));
+    shape.push_back(dw.size(1));
+    for (int64_t d = 1; d < dw.dim() - 1; ++d) order.push_back(d);
+    dw.copy_(sum.view(shape).permute(order));
   }
 }
 

@@ -165,6 +165,60 @@ void col2im(const ConvGeometry& g, int64_t channels, const T* columns, T* x, int
                       });
 }
 
+// The transposed lowering, for images whose channels are adjacent (channels-last): rows
+// [l0, l1) of the L x (KN * channels) matrix whose row l holds, kernel offset after kernel offset,
+// the `channels` values of the element output position l reads there (zeros in the padding):
+//   rows[(l - l0) * KN * channels + kidx * channels + c] = x[c + position(l, kidx)]
+// Each piece is one contiguous run of channels, and the matching weight is the channels-last
+// weight [Cs, k..., C / groups] as it lies.
+template <class F>
+void for_each_window_run(const ConvGeometry& g, int64_t l0, int64_t l1,
+                         const std::array<int64_t, 3>& xs, const F& run) {
+  for (int64_t l = l0; l < l1; ++l) {
+    const int64_t o2 = l % g.out[2], o1 = (l / g.out[2]) % g.out[1], o0 = l / (g.out[2] * g.out[1]);
+    int64_t kidx = 0;
+    for (int64_t k0 = 0; k0 < g.kernel[0]; ++k0) {
+      const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dilation[0];
+      for (int64_t k1 = 0; k1 < g.kernel[1]; ++k1) {
+        const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dilation[1];
+        for (int64_t k2 = 0; k2 < g.kernel[2]; ++k2, ++kidx) {
+          const int64_t i2 = o2 * g.stride[2] - g.pad[2] + k2 * g.dilation[2];
+          const bool inside =
+              i0 >= 0 && i0 < g.in[0] && i1 >= 0 && i1 < g.in[1] && i2 >= 0 && i2 < g.in[2];
+          run(l - l0, kidx, inside, inside ? i0 * xs[0] + i1 * xs[1] + i2 * xs[2] : 0);
+        }
+      }
+    }
+  }
+}
+
+template <class T>
+void im2row(const ConvGeometry& g, int64_t channels, const T* x, const std::array<int64_t, 3>& xs,
+            int64_t l0, int64_t l1, T* rows) {
+  const int64_t width = g.kernel_numel() * channels;
+  for_each_window_run(g, l0, l1, xs, [&](int64_t r, int64_t kidx, bool inside, int64_t at) {
+    T* dst = rows + r * width + kidx * channels;
+    if (inside) {
+      std::memcpy(dst, x + at, std::size_t(channels) * sizeof(T));
+    } else {
+      std::fill(dst, dst + channels, T(0));
+    }
+  });
+}
+
+// The adjoint: adds each row piece back onto the channels it was read from.
+template <class T>
+void row2im(const ConvGeometry& g, int64_t channels, const T* rows, int64_t l0, int64_t l1, T* x,
+            const std::array<int64_t, 3>& xs) {
+  const int64_t width = g.kernel_numel() * channels;
+  for_each_window_run(g, l0, l1, xs, [&](int64_t r, int64_t kidx, bool inside, int64_t at) {
+    if (!inside) return;
+    const T* src = rows + r * width + kidx * channels;
+    T* dst = x + at;
+    for (int64_t c = 0; c < channels; ++c) dst[c] += src[c];
+  });
+}
+
 // [N, C, in...] -> [N, C * KN, L] (contiguous).
 template <class = void>
 Tensor unfold_kernel(const Tensor& input, const ConvGeometry& g) {
