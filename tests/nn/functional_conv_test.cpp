@@ -271,6 +271,26 @@ TEST_CASE("ConvolutionBackward0 by gradcheck, first and second order", "[nn][con
   }
 }
 
+TEST_CASE("F::conv*d and F::conv_transpose*d take libtorch's options", "[nn][conv]") {
+  namespace F = tensorplay::nn::functional;
+  const Tensor x = randn({2, 4, 7, 6}), w = randn({6, 2, 3, 3}), b = randn({6});
+  CHECK(equal(F::conv2d(x, w, F::Conv2dFuncOptions().bias(b).stride({2, 1}).padding(1).groups(2)),
+              conv2d(x, w, b, {2, 1}, 1, 1, 2)));
+  CHECK(equal(F::conv2d(x, w, F::Conv2dFuncOptions().padding(F::kSame).dilation(2).groups(2)),
+              conv2d(x, w, {}, 1, "same", 2, 2)));
+  CHECK(F::conv2d(x, w, F::Conv2dFuncOptions().padding(F::kValid).groups(2)).sizes() ==
+        IntArrayRef({2, 6, 5, 4}));
+  const Tensor x1 = randn({2, 4, 9});
+  CHECK(equal(F::conv1d(x1, w.select(3, 0), F::Conv1dFuncOptions().stride(2).groups(2)),
+              conv1d(x1, w.select(3, 0), {}, 2, 0, 1, 2)));
+  const Tensor wt = randn({4, 3, 3, 3});
+  CHECK(
+      equal(F::conv_transpose2d(x, wt, F::ConvTranspose2dFuncOptions().stride(2).output_padding(1)),
+            conv_transpose2d(x, wt, {}, 2, 0, 1)));
+  CHECK_THROWS_WITH(F::Conv2dFuncOptions().stride({1, 2, 3}),
+                    "Expected 2 values, but instead got 3");
+}
+
 TEST_CASE("convolution: errors", "[nn][conv]") {
   const Tensor x = randn({2, 3, 8, 8}), w = randn({4, 3, 3, 3}), b = randn({4});
   auto message = [](const std::function<void()>& f) -> std::string {

@@ -180,6 +180,25 @@ TEST_CASE("pooling gradients by gradcheck", "[nn][pool][autograd]") {
   CHECK(gx.grad_fn()->name() == "AvgPool2DBackwardBackward0");
 }
 
+TEST_CASE("F:: pooling takes libtorch's options", "[nn][pool]") {
+  namespace F = tensorplay::nn::functional;
+  const Tensor x = randn({2, 3, 7, 8});
+  CHECK(equal(F::max_pool2d(x, F::MaxPool2dFuncOptions(3).stride(2).padding(1).ceil_mode(true)),
+              max_pool2d(x, 3, 2, 1, 1, true)));
+  CHECK(equal(std::get<1>(F::max_pool2d_with_indices(x, F::MaxPool2dFuncOptions({2, 3}))),
+              std::get<1>(max_pool2d_with_indices(x, {2, 3}))));
+  CHECK(equal(F::avg_pool2d(x, F::AvgPool2dFuncOptions(2).count_include_pad(false).padding(1)),
+              avg_pool2d(x, 2, 2, 1, false, false)));
+  CHECK(equal(F::avg_pool1d(x.select(2, 0), F::AvgPool1dFuncOptions(3)),
+              avg_pool1d(x.select(2, 0), 3)));
+  CHECK(equal(F::max_pool1d(x.select(2, 0), F::MaxPool1dFuncOptions(2).stride(1)),
+              max_pool1d(x.select(2, 0), 2, 1)));
+  CHECK(equal(F::adaptive_avg_pool2d(x, F::AdaptiveAvgPool2dFuncOptions({3, 4})),
+              adaptive_avg_pool2d(x, {3, 4})));
+  CHECK(equal(F::adaptive_max_pool2d(x, F::AdaptiveMaxPool2dFuncOptions(3)),
+              std::get<0>(adaptive_max_pool2d(x, 3))));
+}
+
 TEST_CASE("pooling: errors", "[nn][pool]") {
   const Tensor x = randn({2, 3, 6, 6});
   auto message = [](const std::function<void()>& f) -> std::string {

@@ -2671,6 +2671,48 @@ Tensor conv_transpose3d(
       IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef output_padding = 0,
       int64_t groups = 1, IntArrayRef dilation = 1);
 }  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor conv1d(const Tensor& input, const Tensor& weight,
+                    const Conv1dFuncOptions& options = {});
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight,
+                              const ConvTranspose1dFuncOptions& options = {});
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor conv2d(const Tensor& input, const Tensor& weight,
+                    const Conv2dFuncOptions& options = {});
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight,
+                              const ConvTranspose2dFuncOptions& options = {});
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor conv3d(const Tensor& input, const Tensor& weight,
+                    const Conv3dFuncOptions& options = {});
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor conv_transpose3d(const Tensor& input, const Tensor& weight,
+                              const ConvTranspose3dFuncOptions& options = {});
+}  // namespace nn::functional
+}  // namespace tensorplay
 // ---- tensorplay/nn/functional/distance.hpp
 namespace tensorplay {
 template <class = void>
@@ -3003,6 +3045,82 @@ Tensor adaptive_avg_pool1d(const Tensor& self, IntArrayRef output_size);
 namespace tensorplay {
 template <class = void>
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size);
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& input,
+                                                         const MaxPool1dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor max_pool1d(const Tensor& input, const MaxPool1dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor avg_pool1d(const Tensor& input, const AvgPool1dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor adaptive_avg_pool1d(const Tensor& input, const AdaptiveAvgPool1dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+std::tuple<Tensor, Tensor> adaptive_max_pool1d_with_indices(
+      const Tensor& input, const AdaptiveMaxPool1dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor adaptive_max_pool1d(const Tensor& input, const AdaptiveMaxPool1dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input,
+                                                         const MaxPool2dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor max_pool2d(const Tensor& input, const MaxPool2dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor avg_pool2d(const Tensor& input, const AvgPool2dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor adaptive_avg_pool2d(const Tensor& input, const AdaptiveAvgPool2dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(
+      const Tensor& input, const AdaptiveMaxPool2dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor adaptive_max_pool2d(const Tensor& input, const AdaptiveMaxPool2dFuncOptions& o);
+}  // namespace nn::functional
 }  // namespace tensorplay
 // ---- tensorplay/nn/functional/upsampling.hpp
 namespace tensorplay {

@@ -558,6 +558,35 @@ TENSORPLAY_CONV_ND_(2)
 TENSORPLAY_CONV_ND_(3)
 #undef TENSORPLAY_CONV_ND_
 
+namespace nn::functional {
+
+// libtorch's F::convNd(input, weight, F::ConvNdFuncOptions()...) and F::conv_transposeNd.
+#define TENSORPLAY_F_CONV_(N)                                                                \
+  template <class = void>                                                                    \
+  Tensor conv##N##d(const Tensor& input, const Tensor& weight,                               \
+                    const Conv##N##dFuncOptions& options = {}) {                             \
+    if (options.padding_mode()) {                                                            \
+      const std::string_view mode = *options.padding_mode() == kSame ? "same" : "valid";     \
+      return tensorplay::conv##N##d(input, weight, options.bias(), options.stride(), mode,   \
+                                    options.dilation(), options.groups());                   \
+    }                                                                                        \
+    return tensorplay::conv##N##d(input, weight, options.bias(), options.stride(),           \
+                                  options.padding(), options.dilation(), options.groups());  \
+  }                                                                                          \
+  template <class = void>                                                                    \
+  Tensor conv_transpose##N##d(const Tensor& input, const Tensor& weight,                     \
+                              const ConvTranspose##N##dFuncOptions& options = {}) {          \
+    return tensorplay::conv_transpose##N##d(input, weight, options.bias(), options.stride(), \
+                                            options.padding(), options.output_padding(),     \
+                                            options.groups(), options.dilation());           \
+  }
+TENSORPLAY_F_CONV_(1)
+TENSORPLAY_F_CONV_(2)
+TENSORPLAY_F_CONV_(3)
+#undef TENSORPLAY_F_CONV_
+
+}  // namespace nn::functional
+
 template <class V>
 autograd::variable_list autograd::ConvolutionBackward0T<V>::apply(variable_list&& grads) {
   using tensorplay::detail::ConvShape;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -230,6 +231,110 @@ struct InterpolateFuncOptions {
   TENSORPLAY_NN_ARG_(std::optional<bool>, recompute_scale_factor) = std::nullopt;
   TENSORPLAY_NN_ARG_(bool, antialias) = false;
 };
+
+// ---- convolution and pooling --------------------------------------------------------------------
+
+// libtorch's ExpandingArray<D>: D values, given as one (repeated) or as a list of D.
+template <std::size_t D>
+class ExpandingArray {
+ public:
+  ExpandingArray(int64_t v) : values_(D, v) {}  // NOLINT: implicit, as libtorch's
+  ExpandingArray(std::initializer_list<int64_t> v) : values_(v) { check(); }
+  ExpandingArray(std::vector<int64_t> v) : values_(std::move(v)) { check(); }  // NOLINT
+  operator IntArrayRef() const noexcept { return values_; }                    // NOLINT
+  const std::vector<int64_t>& vec() const noexcept { return values_; }
+
+ private:
+  void check() const {
+    TP_CHECK(values_.size() == D, "Expected ", D, " values, but instead got ", values_.size());
+  }
+  std::vector<int64_t> values_;
+};
+
+// padding=torch::kValid / torch::kSame.
+enum class ConvPaddingMode { Valid, Same };
+inline constexpr ConvPaddingMode kValid = ConvPaddingMode::Valid;
+inline constexpr ConvPaddingMode kSame = ConvPaddingMode::Same;
+
+template <std::size_t D>
+struct ConvFuncOptions {
+  TENSORPLAY_NN_ARG_(Tensor, bias) = {};
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, stride) = 1;
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, dilation) = 1;
+  TENSORPLAY_NN_ARG_(int64_t, groups) = 1;
+
+ public:
+  // padding(1), padding({1, 2}) or padding(kSame): the int form unless mode() is set.
+  auto& padding(ExpandingArray<D> v) {
+    padding_ = std::move(v);
+    mode_.reset();
+    return *this;
+  }
+  auto& padding(ConvPaddingMode m) {
+    mode_ = m;
+    return *this;
+  }
+  const ExpandingArray<D>& padding() const noexcept { return padding_; }
+  const std::optional<ConvPaddingMode>& padding_mode() const noexcept { return mode_; }
+
+ private:
+  ExpandingArray<D> padding_ = 0;
+  std::optional<ConvPaddingMode> mode_;
+};
+using Conv1dFuncOptions = ConvFuncOptions<1>;
+using Conv2dFuncOptions = ConvFuncOptions<2>;
+using Conv3dFuncOptions = ConvFuncOptions<3>;
+
+template <std::size_t D>
+struct ConvTransposeFuncOptions {
+  TENSORPLAY_NN_ARG_(Tensor, bias) = {};
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, stride) = 1;
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, padding) = 0;
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, output_padding) = 0;
+  TENSORPLAY_NN_ARG_(int64_t, groups) = 1;
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, dilation) = 1;
+};
+using ConvTranspose1dFuncOptions = ConvTransposeFuncOptions<1>;
+using ConvTranspose2dFuncOptions = ConvTransposeFuncOptions<2>;
+using ConvTranspose3dFuncOptions = ConvTransposeFuncOptions<3>;
+
+template <std::size_t D>
+struct MaxPoolFuncOptions {
+  MaxPoolFuncOptions(ExpandingArray<D> kernel_size)  // NOLINT: implicit as libtorch's
+      : kernel_size_(std::move(kernel_size)), stride_(kernel_size_) {}
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, kernel_size);
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, stride);
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, padding) = 0;
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, dilation) = 1;
+  TENSORPLAY_NN_ARG_(bool, ceil_mode) = false;
+};
+using MaxPool1dFuncOptions = MaxPoolFuncOptions<1>;
+using MaxPool2dFuncOptions = MaxPoolFuncOptions<2>;
+
+template <std::size_t D>
+struct AvgPoolFuncOptions {
+  AvgPoolFuncOptions(ExpandingArray<D> kernel_size)  // NOLINT: implicit as libtorch's
+      : kernel_size_(std::move(kernel_size)), stride_(kernel_size_) {}
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, kernel_size);
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, stride);
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, padding) = 0;
+  TENSORPLAY_NN_ARG_(bool, ceil_mode) = false;
+  TENSORPLAY_NN_ARG_(bool, count_include_pad) = true;
+  TENSORPLAY_NN_ARG_(std::optional<int64_t>, divisor_override) = std::nullopt;
+};
+using AvgPool1dFuncOptions = AvgPoolFuncOptions<1>;
+using AvgPool2dFuncOptions = AvgPoolFuncOptions<2>;
+
+template <std::size_t D>
+struct AdaptivePoolFuncOptions {
+  AdaptivePoolFuncOptions(ExpandingArray<D> output_size)  // NOLINT: implicit as libtorch's
+      : output_size_(std::move(output_size)) {}
+  TENSORPLAY_NN_ARG_(ExpandingArray<D>, output_size);
+};
+using AdaptiveAvgPool1dFuncOptions = AdaptivePoolFuncOptions<1>;
+using AdaptiveAvgPool2dFuncOptions = AdaptivePoolFuncOptions<2>;
+using AdaptiveMaxPool1dFuncOptions = AdaptivePoolFuncOptions<1>;
+using AdaptiveMaxPool2dFuncOptions = AdaptivePoolFuncOptions<2>;
 
 #undef TENSORPLAY_NN_ARG_
 

@@ -33,6 +33,7 @@
 #include <tensorplay/core/empty.hpp>
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/tensor.hpp>
+#include <tensorplay/nn/functional/options.hpp>
 #include <tensorplay/ops/device_dispatch.hpp>
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/parallel.hpp>
@@ -536,6 +537,49 @@ std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef o
   auto [v, i] = adaptive_max_pool2d(self.unsqueeze(-2), std::vector<int64_t>{1, output_size[0]});
   return {v.squeeze(-2), i.squeeze(-2)};
 }
+
+namespace nn::functional {
+
+// libtorch's F::max_poolNd / avg_poolNd / adaptive_*_poolNd with their *FuncOptions.
+#define TENSORPLAY_F_POOL_(N)                                                                      \
+  template <class = void>                                                                          \
+  std::tuple<Tensor, Tensor> max_pool##N##d_with_indices(const Tensor& input,                      \
+                                                         const MaxPool##N##dFuncOptions& o) {      \
+    return tensorplay::max_pool##N##d_with_indices(input, o.kernel_size(), o.stride(),             \
+                                                   o.padding(), o.dilation(), o.ceil_mode());      \
+  }                                                                                                \
+  template <class = void>                                                                          \
+  Tensor max_pool##N##d(const Tensor& input, const MaxPool##N##dFuncOptions& o) {                  \
+    return std::get<0>(max_pool##N##d_with_indices(input, o));                                     \
+  }                                                                                                \
+  template <class = void>                                                                          \
+  Tensor avg_pool##N##d(const Tensor& input, const AvgPool##N##dFuncOptions& o) {                  \
+    if constexpr (N == 1) {                                                                        \
+      return tensorplay::avg_pool1d(input, o.kernel_size(), o.stride(), o.padding(),               \
+                                    o.ceil_mode(), o.count_include_pad());                         \
+    } else {                                                                                       \
+      return tensorplay::avg_pool2d(input, o.kernel_size(), o.stride(), o.padding(),               \
+                                    o.ceil_mode(), o.count_include_pad(), o.divisor_override());   \
+    }                                                                                              \
+  }                                                                                                \
+  template <class = void>                                                                          \
+  Tensor adaptive_avg_pool##N##d(const Tensor& input, const AdaptiveAvgPool##N##dFuncOptions& o) { \
+    return tensorplay::adaptive_avg_pool##N##d(input, o.output_size());                            \
+  }                                                                                                \
+  template <class = void>                                                                          \
+  std::tuple<Tensor, Tensor> adaptive_max_pool##N##d_with_indices(                                 \
+      const Tensor& input, const AdaptiveMaxPool##N##dFuncOptions& o) {                            \
+    return tensorplay::adaptive_max_pool##N##d(input, o.output_size());                            \
+  }                                                                                                \
+  template <class = void>                                                                          \
+  Tensor adaptive_max_pool##N##d(const Tensor& input, const AdaptiveMaxPool##N##dFuncOptions& o) { \
+    return std::get<0>(tensorplay::adaptive_max_pool##N##d(input, o.output_size()));               \
+  }
+TENSORPLAY_F_POOL_(1)
+TENSORPLAY_F_POOL_(2)
+#undef TENSORPLAY_F_POOL_
+
+}  // namespace nn::functional
 
 // Each average node's gradient: the other direction over the same windows, recorded with the
 // node of that direction.
