@@ -90,6 +90,10 @@ struct ConvShape {
         l(g.out_numel()) {}
 };
 
+// Output positions per im2row tile: about 512 KiB of floats, so the tile stays in L2 while
+// the GEMM packs it.
+inline int64_t row_tile(int64_t width) { return std::max<int64_t>(1, (int64_t(1) << 17) / width); }
+
 // Where the two sides' elements are: the big side's channel and spatial strides (xl: flat, or
 // -1), the small side's channel and flat spatial strides, and whether the GEMM can read the big
 // side in place (a 1x1 window over an image whose spatial dims flatten).
@@ -98,19 +102,21 @@ struct ConvLayout {
   int64_t xc, yc, yl, xl;
   bool direct;
   bool rowwise;  // channels adjacent (channels-last): lower to rows (im2row) instead of columns
-  ConvLayout(const ConvGeometry& g, const Tensor& big, const Tensor& small)
+  int64_t tile;  // output positions per im2row tile
+  std::size_t scratch;  // elements of one task's column (or row-tile) buffer
+  ConvLayout(const ConvGeometry& g, const ConvShape& s, const Tensor& big, const Tensor& small)
       : xs(spatial_strides(big, g.nd)),
         xc(big.stride(1)),
         yc(small.stride(1)),
         yl(flat_spatial_stride(small, g.nd)),
         xl(flat_spatial_stride(big, g.nd)),
         direct(g.is_pointwise() && xl >= 0),
-        rowwise(!direct && xc == 1 && big.size(1) > 1) {}
+        rowwise(!direct && xc == 1 && big.size(1) > 1),
+        tile(row_tile(s.kc)),
+        scratch(direct    ? 0
+                : rowwise ? std::size_t(std::min(tile, s.l) * s.kc)
+                          : std::size_t(s.kc * s.l)) {}
 };
-
-// Output positions per im2row tile: about 512 KiB of floats, so the tile stays in L2 while
-// the GEMM packs it.
-inline int64_t row_tile(int64_t width) { return std::max<int64_t>(1, (int64_t(1) << 17) / width); }
 
 // The weight [Cs, Cb / groups, k...] as the rows meet it: [Cs, k..., Cb / groups], contiguous.
 inline Tensor rowwise_weight(const Tensor& w) {
@@ -124,7 +130,7 @@ inline Tensor rowwise_weight(const Tensor& w) {
 template <class T>
 void conv_big_to_small(const ConvGeometry& g, const ConvShape& s, const Tensor& big,
                        const Tensor& w, const Tensor& bias, const Tensor& small) {
-  const ConvLayout lay(g, big, small);
+  const ConvLayout lay(g, s, big, small);
   const auto& xs = lay.xs;
   const int64_t xc = lay.xc, yc = lay.yc, yl = lay.yl, xl = lay.xl;
   const bool direct = lay.direct;
@@ -133,10 +139,9 @@ void conv_big_to_small(const ConvGeometry& g, const ConvShape& s, const Tensor& 
   const T* bp = bias.defined() ? bias.data_ptr<T>() : nullptr;
   T* y = small.data_ptr<T>();
   const Tensor wr = lay.rowwise ? rowwise_weight(w) : Tensor();
-  const int64_t tile = row_tile(s.kc);
+  const int64_t tile = lay.tile;
   parallel_for(0, s.n, 1, [&](int64_t b, int64_t e) {
-    std::vector<T> col(direct ? 0
-                              : std::size_t(lay.rowwise ? std::min(tile, s.l) * s.kc : s.kc * s.l));
+    std::vector<T> col(lay.scratch);
     for (int64_t i = b; i < e; ++i) {
       for (int64_t gi = 0; gi < s.groups; ++gi) {
         const T* xi = x + i * big.stride(0) + gi * s.cbg * xc;
@@ -171,7 +176,7 @@ void conv_big_to_small(const ConvGeometry& g, const ConvShape& s, const Tensor& 
 template <class T>
 void conv_small_to_big(const ConvGeometry& g, const ConvShape& s, const Tensor& small,
                        const Tensor& w, const Tensor& big) {
-  const ConvLayout lay(g, big, small);
+  const ConvLayout lay(g, s, big, small);
   const auto& xs = lay.xs;
   const int64_t xc = lay.xc, yc = lay.yc, yl = lay.yl, xl = lay.xl;
   const bool direct = lay.direct;
@@ -180,10 +185,9 @@ void conv_small_to_big(const ConvGeometry& g, const ConvShape& s, const Tensor& 
   const T* wp = w.data_ptr<T>();
   T* x = big.data_ptr<T>();
   const Tensor wr = lay.rowwise ? rowwise_weight(w) : Tensor();
-  const int64_t tile = row_tile(s.kc);
+  const int64_t tile = lay.tile;
   parallel_for(0, s.n, 1, [&](int64_t b, int64_t e) {
-    std::vector<T> col(direct ? 0
-                              : std::size_t(lay.rowwise ? std::min(tile, s.l) * s.kc : s.kc * s.l));
+    std::vector<T> col(lay.scratch);
     for (int64_t i = b; i < e; ++i) {
       for (int64_t gi = 0; gi < s.groups; ++gi) {
         T* xi = x + i * big.stride(0) + gi * s.cbg * xc;
@@ -213,7 +217,7 @@ void conv_small_to_big(const ConvGeometry& g, const ConvShape& s, const Tensor& 
 template <class T>
 void conv_weight_grad(const ConvGeometry& g, const ConvShape& s, const Tensor& big,
                       const Tensor& small, const Tensor& dw) {
-  const ConvLayout lay(g, big, small);
+  const ConvLayout lay(g, s, big, small);
   const auto& xs = lay.xs;
   const int64_t xc = lay.xc, yc = lay.yc, yl = lay.yl, xl = lay.xl;
   const bool direct = lay.direct;
@@ -222,10 +226,9 @@ void conv_weight_grad(const ConvGeometry& g, const ConvShape& s, const Tensor& b
   std::vector<T> partial(std::size_t(tasks * wn), T(0));
   const T* x = big.data_ptr<T>();
   const T* y = small.data_ptr<T>();
-  const int64_t tile = row_tile(s.kc);
+  const int64_t tile = lay.tile;
   parallel_for(0, tasks, 1, [&](int64_t b, int64_t e) {
-    std::vector<T> col(direct ? 0
-                              : std::size_t(lay.rowwise ? std::min(tile, s.l) * s.kc : s.kc * s.l));
+    std::vector<T> col(lay.scratch);
     for (int64_t t = b; t < e; ++t) {
       T* acc = partial.data() + t * wn;
       for (int64_t i = t * s.n / tasks; i < (t + 1) * s.n / tasks; ++i) {
