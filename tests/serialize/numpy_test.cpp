@@ -336,7 +336,7 @@ TEST_CASE("numpy: a header past 65535 bytes is written as version 2.0", "[serial
   const Tensor back = numpy::load_bytes(bytes);
   CHECK(back.dim() == 22000);
   check_values(back);
-  // format.py's v1 limit is on the padded length: 65535 fits, one more does not.
+  // A small header stays 1.0, padded so that the data starts at byte 128.
   CHECK(numpy::header_bytes(kFloat, {2, 3}, false).size() == 128);
   CHECK(numpy::header_bytes(kFloat, {2, 3}, false)[6] == 1);
 }
