@@ -23,6 +23,11 @@
 #ifndef TENSORPLAY_USE_BLAS
 #define TENSORPLAY_USE_BLAS 0
 #endif
+// zlib's deflate for compressed zip members (serialize/zip.hpp: .npz of np.savez_compressed);
+// stored members, torch.save's archives and safetensors need nothing.
+#ifndef TENSORPLAY_USE_ZLIB
+#define TENSORPLAY_USE_ZLIB 0
+#endif
 
 // ---- Separately compiled mode -----------------------------------------------------------
 // 1: the public templates are instantiated once in the tensorplay::compiled static library
