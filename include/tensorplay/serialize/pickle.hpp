@@ -183,9 +183,11 @@ class Unpickler {
     }
     if (cid) {
       if (cid == pid) unpickle_fail("a container cannot contain itself");
-      sealed_.insert(cid);
+      if (sealed_.insert(cid).second) keepalive_.push_back(child);
     }
-    int& d = depth_[pid];
+    auto [slot, fresh] = depth_.try_emplace(pid, 1);
+    if (fresh) keepalive_.push_back(parent);
+    int& d = slot->second;
     d = std::max({d, 1, depth_of(child) + 1});
     if (d > kMaxNestingDepth) {
       unpickle_fail(str_cat("nesting deeper than ", kMaxNestingDepth, " levels"));
@@ -198,7 +200,7 @@ class Unpickler {
     IValue t = IValue::make_tuple({});
     for (const auto& e : elems) adopt(t, e);
     t.toTuple() = std::move(elems);
-    sealed_.insert(t.container_identity());  // tuples are immutable
+    if (sealed_.insert(t.container_identity()).second) keepalive_.push_back(t);  // immutable
     return t;
   }
   void append(Item& target, std::vector<Item> items) {
@@ -224,20 +226,25 @@ class Unpickler {
 
   void push(IValue v, Global g = Global::NotGlobal) { stack_.push_back(Item{std::move(v), g}); }
 
-  void memo_put(uint64_t index) { memo_[index] = top(); }
+  // Python shares one string object between references; we copy it, so a hostile pickle could
+  // turn a few bytes of BINPUT/BINGET into gigabytes. Copies are budgeted against the input size.
+  void charge_copy(const Item& it) {
+    if (!it.v.isString()) return;
+    copied_ += it.v.toStringRef().size();
+    if (copied_ > 64 * static_cast<uint64_t>(end_ - begin_) + (uint64_t{1} << 20)) {
+      unpickle_fail("memoized strings referenced too many times");
+    }
+  }
+  void memo_put(uint64_t index) {
+    charge_copy(top());
+    memo_[index] = top();
+  }
   void memo_get(uint64_t index) {
     auto it = memo_.find(index);
     if (it == memo_.end()) {
       unpickle_fail(str_cat("Memo value not found at index ", static_cast<long long>(index)));
     }
-    // Python shares one string object between references; we copy it, so a hostile pickle could
-    // turn a few bytes of BINGET into gigabytes. Copies are budgeted against the input size.
-    if (it->second.v.isString()) {
-      copied_ += it->second.v.toStringRef().size();
-      if (copied_ > 64 * static_cast<uint64_t>(end_ - begin_) + (uint64_t{1} << 20)) {
-        unpickle_fail("memoized strings referenced too many times");
-      }
-    }
+    charge_copy(it->second);
     stack_.push_back(it->second);
   }
 
@@ -521,6 +528,9 @@ class Unpickler {
   std::unordered_map<uint64_t, Item> memo_;
   std::unordered_map<const void*, int> depth_;
   std::unordered_set<const void*> sealed_;
+  // The containers depth_ and sealed_ name, held so that their addresses are not reused by new
+  // containers while the maps still describe them (one per container the input built).
+  std::vector<IValue> keepalive_;
 };
 
 // Protocol 2, as torch.save writes by default, memoizing with BINPUT/BINGET as Python does:
