@@ -645,6 +645,7 @@ class Pickler {
   }
 
   void save_tensor(const Tensor& t, int depth) {
+    TP_CHECK(t.defined(), "save: cannot save an undefined tensor");
     if (memo_hit(t.unsafeGetTensorImpl())) return;
     TP_CHECK(static_cast<bool>(storage_id_),
              "pickle: a Tensor needs a persistent storage id (use tensorplay::pickle_save)");

@@ -159,7 +159,6 @@ inline void write_torch_zip(const IValue& value, ZipWriter& zip, const std::stri
   std::unordered_map<const StorageImpl*, std::size_t> index;
   std::vector<Saved> saved;
   PersistentStorageId storage_id = [&](const Tensor& t) {
-    TP_CHECK(t.defined(), "save: cannot save an undefined tensor");
     const Storage& s = t.storage();
     auto [it, fresh] = index.emplace(s.unsafeGetStorageImpl(), saved.size());
     if (fresh) {
