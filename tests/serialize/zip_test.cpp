@@ -253,7 +253,7 @@ TEST_CASE("zip: hostile archives are typed errors", "[serialize]") {
   }
   SECTION("corrupt and bomb-sized deflate data") {
     std::string s = good;
-    const auto& e = reader(good).entry("a/deflated");
+    const serialize::ZipEntry e = reader(good).entry("a/deflated");
     for (uint64_t i = 0; i < e.compressed_size; ++i) s[e.data_offset + i] = '\xFF';
     CHECK_THROWS_WITH(reader(s).read("a/deflated"), Catch::Contains("corrupt deflate data"));
     s = good;
