@@ -1,9 +1,10 @@
 // PyTorch's torch.save format (serialize/torch_zip.hpp): files torch 1.13 wrote (a state dict,
 // views sharing a storage, every dtype, 0-d / non-contiguous / empty tensors, nested containers,
 // a Parameter and tensors that require grad, pickle protocol 4) load with their values, shapes,
-// strides, offsets and sharing; C++ -> bytes/file -> C++ round trips keep all of that; and hostile
-// archives (geometry past the storage, a short storage record, unknown storage types, missing
-// records, bad version/byteorder, mixed dtypes on one storage) are typed errors. With
+// strides, offsets and sharing; C++ -> bytes/file -> C++ round trips keep all of that; the pickle
+// written is torch's byte for byte; and hostile archives (geometry past the storage, a short
+// storage record, unknown storage types, missing records, bad version/byteorder, mixed dtypes on
+// one storage) are typed errors. With
 // TENSORPLAY_SERIALIZE_OUT set, the last case writes files that check_torchzip.py loads with
 // torch.load(weights_only=True) and compares against the reference files.
 #include <tensorplay/serialize/torch_zip.hpp>
@@ -243,6 +244,20 @@ TEST_CASE("torch zip: C++ round trip through bytes and a file", "[serialize]") {
   CHECK(serialize::ZipReader(file.data(), file.size()).contains("my_model/data.pkl"));
   std::filesystem::remove(std::filesystem::temp_directory_path() / "my_model.pt");
   CHECK_THROWS_WITH(load("/nonexistent/x.pt"), Catch::Contains("open file failed"));
+}
+
+TEST_CASE("torch zip: data.pkl is byte-identical to torch.save's", "[serialize]") {
+  // For objects without Parameters or a state dict's _metadata (which loading drops).
+  for (const char* stem : {"views", "dtypes"}) {
+    INFO(stem);
+    std::ifstream in(fixture(std::string(stem) + ".pt"), std::ios::binary);
+    const std::vector<char> torch_file((std::istreambuf_iterator<char>(in)),
+                                       std::istreambuf_iterator<char>());
+    serialize::ZipReader theirs(torch_file.data(), torch_file.size());
+    const std::vector<char> ours_file = pickle_save(pickle_load(torch_file));
+    serialize::ZipReader ours(ours_file.data(), ours_file.size());
+    CHECK(ours.read("archive/data.pkl") == theirs.read(std::string(stem) + "/data.pkl"));
+  }
 }
 
 TEST_CASE("torch zip: refuses two dtypes on one storage", "[serialize]") {

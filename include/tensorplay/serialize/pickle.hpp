@@ -668,7 +668,8 @@ class Pickler {
     save_ints(t.sizes());
     save_ints(t.strides());
     op(t.requires_grad() ? 0x88 : 0x89);
-    save_ordered_dict_header();  // backward_hooks: an empty OrderedDict
+    save_ordered_dict_header();  // backward_hooks: an empty OrderedDict, memoized as Python does
+    put();
     op('t');
     put();
     op('R');
