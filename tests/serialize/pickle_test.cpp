@@ -310,6 +310,66 @@ TEST_CASE("unpickle: malformed streams are typed errors", "[serialize]") {
   }
 }
 
+TEST_CASE("unpickle: allowed globals with bad arguments", "[serialize]") {
+  const std::string od =
+      "\x80\x02"
+      "ccollections\nOrderedDict\n";
+  CHECK_THROWS_WITH(load(od + "K\x01\x85R."), Catch::Contains("OrderedDict(...) with arguments"));
+  CHECK_THROWS_WITH(load(od + od.substr(2) + "R."),
+                    Catch::Contains("REDUCE arguments must be a tuple"));
+  CHECK(load(od + ")\x81.").toGenericDict().ordered);  // NEWOBJ
+  CHECK_THROWS_WITH(load("\x80\x02"
+                         "ctorch\ndevice\n)\x81."),
+                    Catch::Contains("NEWOBJ on torch.device is not supported"));
+  CHECK_THROWS_WITH(load("\x80\x02"
+                         "ctorch\ndevice\nK\x01\x85R."),
+                    Catch::Contains("torch.device expects a string"));
+  CHECK(load("\x80\x02"
+             "ctorch\ndevice\nX\x04\x00\x00\x00"
+             "cudaK\x01\x86R."s)
+            .toStringRef() == "cuda:1");
+  CHECK_THROWS_WITH(load("\x80\x02"
+                         "ctorch._utils\n_rebuild_parameter\nK\x01\x85R."),
+                    Catch::Contains("_rebuild_parameter expects (tensor, bool, OrderedDict)"));
+  CHECK_THROWS_WITH(load("\x80\x04K\x01K\x02\x93."),
+                    Catch::Contains("STACK_GLOBAL requires two strings"));
+  CHECK_THROWS_WITH(load("\x80\x02"
+                         "ccollections\nOrd"),
+                    Catch::Contains("truncated"));
+
+  // _rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks[, metadata]) with the
+  // storage a persistent id the loader turns into a 4-element float storage.
+  serialize::PersistentLoad loader = [](const IValue&) -> IValue {
+    return IValue(tensorplay::empty({4}));
+  };
+  auto rebuild = [&](const std::string& args) {
+    const std::string pkl =
+        "\x80\x02"
+        "ctorch._utils\n_rebuild_tensor_v2\n(K\x00Q"s +
+        args + "tR.";
+    return unpickle(std::string_view(pkl), loader);
+  };
+  const std::string ok_size = "K\x02\x85K\x01\x85";
+  CHECK(rebuild("K\x01" + ok_size + "\x89}").toTensor().storage_offset() == 1);
+  CHECK(rebuild("K\x00"s + ok_size + "\x88N}").toTensor().requires_grad());  // 7 args, hooks None
+  CHECK_THROWS_WITH(rebuild("N" + ok_size + "\x89}"),
+                    Catch::Contains("storage_offset must be an int, got None"));
+  CHECK_THROWS_WITH(rebuild("K\x00K\x02K\x01\x85\x89}"s),
+                    Catch::Contains("size must be a tuple of ints, got Int"));
+  CHECK_THROWS_WITH(rebuild("K\x00N\x85K\x01\x85\x89}"s),
+                    Catch::Contains("size must be an int, got None"));
+  CHECK_THROWS_WITH(rebuild("K\x00"s + ok_size + "K\x01}"),
+                    Catch::Contains("requires_grad must be a bool"));
+  CHECK_THROWS_WITH(rebuild("K\x00"s + ok_size + "\x89K\x01"),
+                    Catch::Contains("backward_hooks must be an OrderedDict"));
+  CHECK_THROWS_AS(rebuild("K\x00"s + ok_size + "\x89}K\x01K\x02s"), NotImplementedError);
+  CHECK_THROWS_AS(rebuild("J\xff\xff\xff\xff" + ok_size + "\x89}"), ValueError);
+  CHECK_THROWS_WITH(rebuild("K\x00K\x02\x85K\x01K\x01\x86\x89}"s),
+                    Catch::Contains("mismatch in length of strides and shape"));
+  CHECK_THROWS_WITH(rebuild("K\x00J\xff\xff\xff\xff\x85K\x01\x85\x89}"s),
+                    Catch::Contains("negative dimension"));
+}
+
 TEST_CASE("unpickle: tensors through a persistent loader", "[serialize]") {
   // A 3x4 float tensor pickled as torch.save pickles it; the loader decides the storage size.
   Tensor t = tensorplay::empty({3, 4});

@@ -118,7 +118,11 @@ TEST_CASE("zip: writer round trip, stored data 64-byte aligned", "[serialize]") 
     w.write_record("arch/deflated_empty", std::string(), true);
     CHECK_THROWS_WITH(w.write_record("arch/x", std::string_view("dup")),
                       Catch::Contains("duplicate record"));
+    CHECK_THROWS_WITH(w.write_record(std::string(70000, 'n'), std::string_view("")),
+                      Catch::Contains("entry name too long"));
     w.finalize();
+    CHECK_THROWS_WITH(w.write_record("late", std::string_view("")),
+                      Catch::Contains("write_record after finalize"));
     const std::string s = w.str();
     ZipReader r = reader(s);
     CHECK(r.names().size() == 5);
@@ -266,6 +270,27 @@ TEST_CASE("zip: hostile archives are typed errors", "[serialize]") {
     put32(s, find_sig(s, kCentral) + 24, 351 - 10);  // shorter than what inflates
     CHECK_THROWS_WITH(reader(s).read("a/deflated"), Catch::Contains("corrupt deflate data"));
   }
+  SECTION("directory and end records that overlap") {
+    std::string s = good;
+    const std::size_t eocd = find_sig(s, kEOCD);
+    const std::size_t cd = find_sig(s, kCentral, false);
+    put32(s, eocd + 12, static_cast<uint32_t>(eocd - cd + 1));  // the directory runs into it
+    CHECK_THROWS_WITH(reader(s), Catch::Contains("central directory overlaps its end record"));
+    s = good;
+    put32(s, eocd + 12, 92);  // room for two fixed headers, not for the names
+    CHECK_THROWS_WITH(reader(s), Catch::Contains("central directory entry runs past its end"));
+    s = small_archive(true);
+    const std::size_t loc = find_sig(s, "PK\x06\x07");
+    const std::size_t z64 = find_sig(s, "PK\x06\x06");
+    put32(s, loc + 8, static_cast<uint32_t>(z64 + 10));  // a zip64 record inside its locator
+    s.replace(z64 + 10, 4, "PK\x06\x06");
+    CHECK_THROWS_WITH(reader(s), Catch::Contains("zip64 end record overlaps its locator"));
+  }
+  SECTION("local header name and extra past the end") {
+    std::string s = good;
+    put16(s, find_sig(s, kLocal) + 28, 0xFFFF);  // the last local header's extra length
+    CHECK_THROWS_WITH(reader(s), Catch::Contains("local header of a/deflated"));
+  }
   SECTION("duplicate names") {
     // Two entries renamed to the same name in both their central and local headers.
     ZipWriter w;
@@ -287,9 +312,11 @@ TEST_CASE("zip: hostile archives are typed errors", "[serialize]") {
     CHECK_THROWS_WITH(reader(s), Catch::Contains("bad zip64 end of central directory signature"));
     s = small_archive(true);
     const std::size_t c = find_sig(s, kCentral, false);
-    put16(s, c + 30, 8);  // the zip64 extra field claims 8 bytes but needs 24
-    put16(s, c + 46 + 8 + 2, 4);
-    CHECK_THROWS_AS(reader(s), Error);
+    put16(s, c + 46 + 8 + 2, 4);  // the zip64 field holds 4 bytes but needs 24
+    CHECK_THROWS_WITH(reader(s), Catch::Contains("zip64 extra field of a/stored too short"));
+    s = small_archive(true);
+    put16(s, c + 46 + 8 + 2, 200);  // and past the extra area
+    CHECK_THROWS_WITH(reader(s), Catch::Contains("extra field of a/stored runs past its end"));
   }
 }
 
