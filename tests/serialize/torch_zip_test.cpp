@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -24,6 +25,7 @@
 namespace serialize_torch_zip_test {
 
 using namespace tensorplay;
+using namespace std::string_literals;
 
 namespace {
 
@@ -270,6 +272,21 @@ TEST_CASE("torch zip: refuses two dtypes on one storage", "[serialize]") {
   CHECK_THROWS_WITH(pickle_save(IValue(undefined)), Catch::Contains("undefined tensor"));
 }
 
+TEST_CASE("torch zip: deflated storage records load", "[serialize]") {
+  // torch writes stored records, but a zip tool may recompress the file.
+  Tensor x = arange_float(12);
+  const std::string pkl = serialize::pickle(view(x, {3, 4}, {4, 1}, 0), [&](const Tensor&) {
+    return serialize::StorageRef{"0", "cpu", 12};
+  });
+  serialize::ZipWriter w;
+  w.write_record("h/data.pkl", pkl, /*compress=*/true);
+  w.write_record("h/data/0", x.storage().data(), 48, /*compress=*/true);
+  w.write_record("h/version", std::string_view("3"), true);
+  w.finalize();
+  const Tensor back = pickle_load(w.str()).toTensor();
+  CHECK(values(back) == values(x));
+}
+
 TEST_CASE("torch zip: byteorder big is swapped", "[serialize]") {
   Tensor x = tensorplay::empty({2}, kShort);
   static_cast<int16_t*>(x.data_ptr())[0] = 0x0102;
@@ -333,6 +350,9 @@ TEST_CASE("torch zip: hostile archives are typed errors", "[serialize]") {
     }
     CHECK_THROWS_WITH(pickle_load(missing), Catch::Contains("failed locating file h/data/0"));
     CHECK_THROWS_AS(pickle_load(std::string_view("not a zip")), Error);
+    serialize::ZipWriter empty;
+    empty.finalize();
+    CHECK_THROWS_WITH(pickle_load(empty.str()), Catch::Contains("the archive is empty"));
   }
   SECTION("unknown storage types and persistent ids") {
     // A pickle naming torch.ComplexFloatStorage: refused as a global before any record is read.
@@ -349,6 +369,31 @@ TEST_CASE("torch zip: hostile archives are typed errors", "[serialize]") {
     w.finalize();
     CHECK_THROWS_WITH(pickle_load(w.str()),
                       Catch::Contains("Unsupported global: GLOBAL torch.ComplexFloatStorage"));
+    // Persistent ids written by hand: a class that is a plain string, one key with two sizes.
+    auto archive = [](const std::string& pkl) {
+      serialize::ZipWriter z;
+      z.write_record("h/data.pkl", pkl);
+      z.write_record("h/data/0", std::string(16, '\0'));
+      z.write_record("h/version", std::string_view("3"));
+      z.finalize();
+      return z.release();
+    };
+    auto pid = [](const char* cls, int numel) {
+      return "(X\x07\x00\x00\x00storageX"s + char(std::strlen(cls)) + "\x00\x00\x00"s + cls +
+             "X\x01\x00\x00\x00"
+             "0X\x03\x00\x00\x00"
+             "cpuK"s +
+             char(numel) + "tQ";
+    };
+    CHECK(pickle_load(archive("\x80\x02" + pid("torch.FloatStorage", 4) + ".")).isTensor());
+    CHECK_THROWS_WITH(pickle_load(archive("\x80\x02" + pid("numpy.FloatStorage", 4) + ".")),
+                      Catch::Contains("unsupported storage type numpy.FloatStorage"));
+    CHECK_THROWS_WITH(pickle_load(archive("\x80\x02" + pid("torch.FloatStorage", 4) +
+                                          pid("torch.FloatStorage", 2) + "\x86.")),
+                      Catch::Contains("storage 0 is referenced with two different types or sizes"));
+    CHECK_THROWS_WITH(pickle_load(archive("\x80\x02" + pid("torch.FloatStorage", 4) +
+                                          pid("torch.IntStorage", 4) + "\x86.")),
+                      Catch::Contains("two different types"));
     // A persistent id that is not a storage tuple.
     serialize::ZipWriter w2;
     w2.write_record("h/data.pkl", std::string("\x80\x02K\x01Q.", 6));
