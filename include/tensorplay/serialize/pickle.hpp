@@ -9,8 +9,10 @@
 // torch's weights_only unpickler ("Weights only load failed ... Unsupported global: GLOBAL
 // os.system"), as is an unknown opcode. Every read is bounds-checked; stack underflow, a missing
 // MARK, an unknown memo index, LONG1 values past int64 and nesting deeper than 1000 are typed
-// errors (tensorplay::Error). Containers are sealed once they are put inside another container, so
-// a hostile pickle cannot build a cycle (Python never appends to a container after nesting it).
+// errors (tensorplay::Error; a tensor geometry that runs past its storage is a ValueError, backward
+// hooks a NotImplementedError). Containers are sealed once they are put inside another container,
+// so a hostile pickle cannot build a cycle (Python never appends to a container after nesting
+// it); string copies made through the memo are budgeted against the input size.
 //
 // Decisions:
 //  - BUILD on an OrderedDict (a state dict's `_metadata` attribute, per-module versions) is
@@ -23,6 +25,7 @@
 //  - torch.device("cpu") loads as the String "cpu".
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
