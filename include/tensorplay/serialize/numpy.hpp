@@ -414,6 +414,15 @@ inline std::string npy_read_file(const std::string& path) {
   return out;
 }
 
+// Writes `bytes` to exactly `path`; `op` names the caller in errors.
+inline void npy_write_file(const std::string& path, const std::string& bytes, const char* op) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  TP_CHECK(f != nullptr, op, ": cannot open '", path, "' for writing: ", std::strerror(errno));
+  const bool wrote = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  const bool closed = std::fclose(f) == 0;
+  TP_CHECK(wrote && closed, op, ": error writing '", path, "'");
+}
+
 }  // namespace detail
 
 namespace numpy {
@@ -558,13 +567,7 @@ std::string save_bytes(const Tensor& tensor) {
 // np.save(path, t), to exactly `path` (no ".npy" appended).
 template <class = void>
 void save(const std::string& path, const Tensor& tensor) {
-  const std::string bytes = save_bytes(tensor);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  TP_CHECK(f != nullptr, "numpy.save: cannot open '", path,
-           "' for writing: ", std::strerror(errno));
-  const bool wrote = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const bool closed = std::fclose(f) == 0;
-  TP_CHECK(wrote && closed, "numpy.save: error writing '", path, "'");
+  detail::npy_write_file(path, save_bytes(tensor), "numpy.save");
 }
 
 // np.load of one .npy held in memory, copied into a new CPU tensor: C strides, or Fortran

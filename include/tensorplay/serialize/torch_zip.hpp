@@ -22,7 +22,7 @@
 // str / int / float / bool / None containers. Two tensors of different dtypes on one storage are
 // refused with torch's message. Only CPU tensors can be saved.
 //
-// Links against zlib (-lz).
+// Deflated records need zlib (TENSORPLAY_USE_ZLIB; see zip.hpp); torch.save writes none.
 #pragma once
 
 #include <algorithm>

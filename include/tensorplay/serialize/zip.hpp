@@ -15,10 +15,19 @@
 // mapped and used in place), or deflates an entry (zlib's raw deflate). It switches to zip64
 // (extra fields, zip64 end records) when a size, an offset or the entry count needs it.
 //
-// Links against zlib (-lz).
+// Deflate (reading and writing method 8) is zlib's, under TENSORPLAY_USE_ZLIB (CMake's
+// TENSORPLAY_USE_ZLIB links zlib and sets it); without it a deflated entry raises
+// NotImplementedError naming the macro. Stored archives - torch.save's, np.savez's - need nothing:
+// the CRC-32 is zlib's when it is there and a table-driven one otherwise.
 #pragma once
 
+#include <tensorplay/config.hpp>
+
+#if TENSORPLAY_USE_ZLIB
 #include <zlib.h>
+#endif
+
+#include <array>
 
 #include <algorithm>
 #include <cstddef>
@@ -69,10 +78,48 @@ inline void put_le(std::string& out, uint64_t v, int n) {
   for (int i = 0; i < n; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
 }
 
+#if TENSORPLAY_USE_ZLIB
 // CRC-32 of any length (zlib's crc32_z takes a z_size_t).
 inline uint32_t crc32_of(const void* data, std::size_t n) noexcept {
   return static_cast<uint32_t>(
       ::crc32_z(::crc32_z(0L, Z_NULL, 0), static_cast<const Bytef*>(data), n));
+}
+#else
+// CRC-32 (the zip polynomial, reflected), eight bytes per step through eight tables
+// ("slicing-by-8"): table[k][b] is the CRC of byte b followed by k zero bytes.
+inline constexpr auto kCrc32Tables = [] {
+  std::array<std::array<uint32_t, 256>, 8> t{};
+  for (uint32_t b = 0; b < 256; ++b) {
+    uint32_t c = b;
+    for (int i = 0; i < 8; ++i) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    t[0][b] = c;
+  }
+  for (std::size_t k = 1; k < 8; ++k) {
+    for (uint32_t b = 0; b < 256; ++b) t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xFF];
+  }
+  return t;
+}();
+inline uint32_t crc32_of(const void* data, std::size_t n) noexcept {
+  const auto& t = kCrc32Tables;
+  const auto* p = static_cast<const unsigned char*>(data);
+  uint32_t c = 0xFFFFFFFFu;
+  for (; n >= 8; n -= 8, p += 8) {
+    const uint32_t lo =
+        c ^ (uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24);
+    c = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^ t[4][lo >> 24] ^
+        t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+  }
+  for (; n; --n, ++p) c = t[0][(c ^ *p) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+#endif
+
+// Without zlib, a deflated entry can be neither read nor written.
+[[noreturn]] inline void no_zlib(const std::string& name) {
+  throw NotImplementedError(
+      str_cat("zip entry ", name,
+              ": deflate (zip method 8) needs zlib; build with TENSORPLAY_USE_ZLIB=1 (CMake option "
+              "TENSORPLAY_USE_ZLIB=ON, Debian package zlib1g-dev)"));
 }
 
 }  // namespace detail
@@ -277,6 +324,10 @@ class ZipReader {
   }
 
   static std::string inflate_entry(const ZipEntry& e, const std::byte* src) {
+#if !TENSORPLAY_USE_ZLIB
+    (void)src;
+    detail::no_zlib(e.name);
+#else
     std::string out(static_cast<std::size_t>(e.uncompressed_size), '\0');
     z_stream zs{};
     if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) throw Error("zlib inflateInit2 failed");
@@ -303,6 +354,7 @@ class ZipReader {
                        (rc == Z_STREAM_END ? " (shorter than its declared size)" : ""));
     }
     return out;
+#endif
   }
 
   static void check_crc(const ZipEntry& e, const void* data, std::size_t n) {
@@ -351,7 +403,7 @@ class ZipWriter {
     using namespace detail;
     TP_CHECK(!finalized_, "ZipWriter: write_record after finalize");
     TP_CHECK(name.size() <= 0xFFFF, "ZipWriter: entry name too long");
-    TP_CHECK(names_.emplace(std::string(name), 0).second, "ZipWriter: duplicate record ",
+    TP_CHECK(!names_.contains(std::string(name)), "ZipWriter: duplicate record ",
              std::string(name));
     Entry e;
     e.name = std::string(name);
@@ -361,13 +413,14 @@ class ZipWriter {
     std::string payload;
     const char* bytes = static_cast<const char*>(data);
     if (compress) {
-      payload = deflate_bytes(data, size);
+      payload = deflate_bytes(e.name, data, size);
       e.method = 8;
       e.csize = payload.size();
       bytes = payload.data();
     } else {
       e.csize = size;
     }
+    names_.emplace(e.name, 0);  // only once nothing can fail: a refused record may be retried
     const bool z64 = force_zip64_ || e.usize >= kU32Max || e.csize >= kU32Max;
     std::string h;
     put_le(h, kLocalHeaderSig, 4);
@@ -505,7 +558,13 @@ class ZipWriter {
     offset_ += n;
   }
 
-  static std::string deflate_bytes(const void* data, std::size_t size) {
+  static std::string deflate_bytes(const std::string& name, const void* data, std::size_t size) {
+#if !TENSORPLAY_USE_ZLIB
+    (void)data;
+    (void)size;
+    detail::no_zlib(name);
+#else
+    (void)name;
     z_stream zs{};
     if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
         Z_OK) {
@@ -532,6 +591,7 @@ class ZipWriter {
     deflateEnd(&zs);
     TP_CHECK(rc == Z_STREAM_END, "zlib deflate failed");
     return out;
+#endif
   }
 
   std::ofstream file_;
