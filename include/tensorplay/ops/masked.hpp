@@ -156,6 +156,7 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
 template <class = void>
 const Tensor& masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask) {
   autograd::detail::check_out_no_grad("masked_select", self, out);
+  autograd::detail::check_inplace(out);  // the write funnel (read-only storages, inference)
   detail::check_out_dtype(out, self.dtype());
   detail::assert_no_internal_overlap(out);
   detail::assert_no_overlap(out, self);
