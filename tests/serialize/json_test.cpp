@@ -13,10 +13,10 @@
 namespace serialize_json_test {
 
 using namespace tensorplay;
+using Catch::Matchers::Contains;
 using tensorplay::detail::json::dump;
 using tensorplay::detail::json::parse;
 using tensorplay::detail::json::Value;
-using Catch::Matchers::Contains;
 
 TEST_CASE("json: values, nesting and document order", "[serialize]") {
   const Value v = parse(R"( {"b": [1, -2, true, false, null, "x"], "a": {"k": {}} , "e": []} )");
@@ -116,7 +116,8 @@ TEST_CASE("json: duplicates, trailing garbage, structure errors and depth", "[se
 
 TEST_CASE("json: the writer escapes as serde_json and round-trips", "[serialize]") {
   CHECK(dump(Value::string("a\"b\\c/\b\f\n\r\t\x01\x1f\x7f")) ==
-        R"("a\"b\\c/\b\f\n\r\t\u0001\u001f)" "\x7f\"");
+        R"("a\"b\\c/\b\f\n\r\t\u0001\u001f)"
+        "\x7f\"");
   CHECK(dump(Value::string("caf\xC3\xA9")) == "\"caf\xC3\xA9\"");  // non-ASCII as is
   Value::Object o;
   o.emplace_back("z", Value::array({Value::unsigned_integer(18446744073709551615ull),

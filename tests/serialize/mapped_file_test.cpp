@@ -13,12 +13,12 @@
 #include <tensorplay/ops/indexing.hpp>
 #include <tensorplay/ops/join.hpp>
 #include <tensorplay/ops/linalg.hpp>
-#include <tensorplay/ops/reduce_ops.hpp>
-#include <tensorplay/ops/shape_ops.hpp>
-#include <tensorplay/ops/softmax.hpp>
 #include <tensorplay/ops/masked.hpp>
+#include <tensorplay/ops/reduce_ops.hpp>
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/scatter_gather.hpp>
+#include <tensorplay/ops/shape_ops.hpp>
+#include <tensorplay/ops/softmax.hpp>
 #include <tensorplay/ops/unary.hpp>
 #include <tensorplay/ops/views.hpp>
 
@@ -76,8 +76,7 @@ Tensor mapped_floats(const TempFile& file, MapMode mode, int64_t n) {
 
 }  // namespace
 
-TEST_CASE("MappedFile maps a file and keeps the mapping alive through storages",
-          "[serialize]") {
+TEST_CASE("MappedFile maps a file and keeps the mapping alive through storages", "[serialize]") {
   TempFile f("lifetime");
   f.write(floats_bytes({1, 2, 3, 4, 5, 6}));
   const int64_t before = MappedFile::live_mappings();
@@ -92,7 +91,7 @@ TEST_CASE("MappedFile maps a file and keeps the mapping alive through storages",
     CHECK_FALSE(t.storage().resizable());
     CHECK(t.storage().read_only());
     view = t.select(1, 2);  // 3, 6
-  }  // the handle and the base tensor are gone
+  }                         // the handle and the base tensor are gone
   CHECK(MappedFile::live_mappings() == before + 1);
   CHECK(view.index({0}).item<float>() == 3.0f);
   CHECK(view.index({1}).item<float>() == 6.0f);
@@ -163,8 +162,8 @@ TEST_CASE("Read-only mappings refuse every write, through the tensor and through
   TempFile f("readonly");
   f.write(floats_bytes({1, 2, 3, 4, 5, 6}));
   const std::string expected = f.read();
-  const Tensor base = detail::make_tensor(MappedFile::open(f.str()).storage(), kFloat, {2, 3},
-                                          {3, 1});
+  const Tensor base =
+      detail::make_tensor(MappedFile::open(f.str()).storage(), kFloat, {2, 3}, {3, 1});
   const std::string msg =
       "cannot write to a read-only tensor: its storage is a read-only memory mapping (load it "
       "writable, or clone() it)";
@@ -189,8 +188,7 @@ TEST_CASE("Read-only mappings refuse every write, through the tensor and through
     CHECK_THROWS_WITH(t.index_fill_(0, tensor(std::vector<int64_t>{0}), 1), msg);
     CHECK_THROWS_WITH(t.masked_fill_(t > 2, 0), msg);
     CHECK_THROWS_WITH(t.masked_fill_(t > 2, tensor(0.f)), msg);
-    CHECK_THROWS_WITH(t.put_(tensor(std::vector<int64_t>{0}), tensor(std::vector<float>{9})),
-                      msg);
+    CHECK_THROWS_WITH(t.put_(tensor(std::vector<int64_t>{0}), tensor(std::vector<float>{9})), msg);
   }
   // scatter_ and friends need a rank-2 self.
   CHECK_THROWS_WITH(base.scatter_(1, idx, 0), msg);

@@ -109,37 +109,37 @@ void check_same(const std::map<std::string, Tensor>& a, const std::map<std::stri
 
 TEST_CASE("safetensors: the reference implementation's byte vectors", "[serialize]") {
   // tensor.rs test_serialization: "attn.0", F32 [1, 2, 3], values 0..5.
-  const std::string serialization = from_ints(
-      {64,  0,   0,   0,   0,   0,   0,   0,   123, 34,  97,  116, 116, 110, 46,  48, 34,  58,
-       123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,  34, 115, 104,
-       97,  112, 101, 34,  58,  91,  49,  44,  50,  44,  51,  93,  44,  34,  100, 97, 116, 97,
-       95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  48,  44,  50,  52,  93, 125, 125,
-       0,   0,   0,   0,   0,   0,   128, 63,  0,   0,   0,   64,  0,   0,   64,  64, 0,   0,
-       128, 64,  0,   0,   160, 64});
+  const std::string serialization =
+      from_ints({64, 0,  0,   0,   0,   0,   0,   0,   123, 34,  97,  116, 116, 110, 46,  48,
+                 34, 58, 123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,
+                 44, 34, 115, 104, 97,  112, 101, 34,  58,  91,  49,  44,  50,  44,  51,  93,
+                 44, 34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,
+                 91, 48, 44,  50,  52,  93,  125, 125, 0,   0,   0,   0,   0,   0,   128, 63,
+                 0,  0,  0,   64,  0,   0,   64,  64,  0,   0,   128, 64,  0,   0,   160, 64});
   const Tensor attn = arange(6, TensorOptions().dtype(kFloat)).reshape({1, 2, 3});
   CHECK(st::save({{"attn.0", attn}}) == serialization);
   check_same(st::load(serialization), {{"attn.0", attn}});
 
   // test_serialization_forced_alignement: a shorter name, so the header is padded with spaces.
   const std::string aligned = from_ints(
-      {72,  0,   0,   0,   0,   0,   0,   0,   123, 34,  97,  116, 116, 110, 48,  34,  58,
-       123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,  34,  115,
-       104, 97,  112, 101, 34,  58,  91,  49,  44,  49,  44,  50,  44,  51,  93,  44,  34,
-       100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  48,  44,
-       50,  52,  93,  125, 125, 32,  32,  32,  32,  32,  32,  32,  0,   0,   0,   0,   0,
-       0,   128, 63,  0,   0,   0,   64,  0,   0,   64,  64,  0,   0,   128, 64,  0,   0,
-       160, 64});
+      {72,  0,   0,   0,   0,   0,   0,   0,   123, 34, 97, 116, 116, 110, 48,  34,  58,  123,
+       34,  100, 116, 121, 112, 101, 34,  58,  34,  70, 51, 50,  34,  44,  34,  115, 104, 97,
+       112, 101, 34,  58,  91,  49,  44,  49,  44,  50, 44, 51,  93,  44,  34,  100, 97,  116,
+       97,  95,  111, 102, 102, 115, 101, 116, 115, 34, 58, 91,  48,  44,  50,  52,  93,  125,
+       125, 32,  32,  32,  32,  32,  32,  32,  0,   0,  0,  0,   0,   0,   128, 63,  0,   0,
+       0,   64,  0,   0,   64,  64,  0,   0,   128, 64, 0,  0,   160, 64});
   CHECK(st::save({{"attn0", attn.reshape({1, 1, 2, 3})}}) == aligned);
 
   // test_empty: no tensors, without and with metadata.
   CHECK(st::save({}) == from_ints({8, 0, 0, 0, 0, 0, 0, 0, 123, 125, 32, 32, 32, 32, 32, 32}));
-  const std::string with_metadata = from_ints(
-      {40,  0,   0,   0,   0,  0,   0,   0,   123, 34,  95,  95,  109, 101, 116, 97, 100,
-       97,  116, 97,  95,  95, 34,  58,  123, 34,  102, 114, 97,  109, 101, 119, 111, 114,
-       107, 34,  58,  34,  112, 116, 34, 125, 125, 32,  32,  32,  32,  32});
+  const std::string with_metadata =
+      from_ints({40,  0,   0,   0,  0,  0,  0,   0,   123, 34,  95,  95,  109, 101, 116, 97,
+                 100, 97,  116, 97, 95, 95, 34,  58,  123, 34,  102, 114, 97,  109, 101, 119,
+                 111, 114, 107, 34, 58, 34, 112, 116, 34,  125, 125, 32,  32,  32,  32,  32});
   CHECK(st::save({}, {{"framework", "pt"}}) == with_metadata);
   CHECK(st::load(with_metadata).empty());
-  CHECK(st::load_metadata(with_metadata) == std::map<std::string, std::string>{{"framework", "pt"}});
+  CHECK(st::load_metadata(with_metadata) ==
+        std::map<std::string, std::string>{{"framework", "pt"}});
 }
 
 TEST_CASE("safetensors: files laid out from torch's tensors, read and rewritten byte for byte",
@@ -169,12 +169,12 @@ TEST_CASE("safetensors: files laid out from torch's tensors, read and rewritten 
 TEST_CASE("safetensors: round trips of every dtype, views, 0-d, empty, metadata", "[serialize]") {
   auto tensors = all_dtypes();
   const Tensor big = arange(24, TensorOptions().dtype(kDouble)).reshape({2, 3, 4});
-  tensors["transposed"] = big.transpose(0, 2);               // non-contiguous
-  tensors["stepped"] = big.slice(2, 0, 4, 2);                // non-contiguous
-  tensors["expanded"] = ones({3}).expand({2, 3});            // stride 0
+  tensors["transposed"] = big.transpose(0, 2);     // non-contiguous
+  tensors["stepped"] = big.slice(2, 0, 4, 2);      // non-contiguous
+  tensors["expanded"] = ones({3}).expand({2, 3});  // stride 0
   tensors["zero_d"] = tensor(7, TensorOptions().dtype(kInt));
   tensors["empty"] = empty({2, 0, 5}, TensorOptions().dtype(kHalf));
-  tensors["alias"] = tensors["f32"];                         // shares memory: written twice
+  tensors["alias"] = tensors["f32"];  // shares memory: written twice
   const std::map<std::string, std::string> metadata = {
       {"format", "pt"}, {"quote\"back\\slash\nnl", "caf\xC3\xA9 \xF0\x9F\x98\x80"}, {"", ""}};
   const std::string bytes = st::save(tensors, metadata);
@@ -193,8 +193,7 @@ TEST_CASE("safetensors: round trips of every dtype, views, 0-d, empty, metadata"
   CHECK(opened.keys() == keys);  // sorted
 }
 
-TEST_CASE("safetensors: zero-copy loads share the mapping and outlive the loader",
-          "[serialize]") {
+TEST_CASE("safetensors: zero-copy loads share the mapping and outlive the loader", "[serialize]") {
   TempFile f("zero_copy");
   st::save_file({{"w", arange(12, TensorOptions().dtype(kFloat)).reshape({3, 4})},
                  {"b", arange(4, TensorOptions().dtype(kLong))}},
@@ -279,7 +278,8 @@ TEST_CASE("safetensors: a misaligned tensor is copied into an aligned storage", 
   const std::string header = R"({"x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}       )";
   REQUIRE(header.size() % 4 != 0);
   const float values[2] = {1.5f, -2.0f};
-  const std::string bytes = file_with(header, std::string(reinterpret_cast<const char*>(values), 8));
+  const std::string bytes =
+      file_with(header, std::string(reinterpret_cast<const char*>(values), 8));
   TempFile f("misaligned");
   f.write(bytes);
   const int64_t before = MappedFile::live_mappings();
@@ -325,7 +325,7 @@ TEST_CASE("safetensors: hostile files are refused with typed errors", "[serializ
   SECTION("JSON and UTF-8") {
     CHECK_THROWS_WITH(st::load(file_with("{\"t\":}")), Contains("InvalidHeaderDeserialization"));
     CHECK_THROWS_WITH(st::load(file_with("{\"\xFF\":{}}")), Contains("InvalidHeader: the header "
-                                                                      "is not valid UTF-8"));
+                                                                     "is not valid UTF-8"));
     CHECK_THROWS_WITH(st::load(file_with("[]")), Contains("the header is not a JSON object"));
     CHECK_THROWS_WITH(st::load(file_with("{} x")), Contains("trailing characters"));
     CHECK_THROWS_WITH(st::load(file_with("{" + ok + "," + ok + "}", f32x2)),
@@ -336,37 +336,45 @@ TEST_CASE("safetensors: hostile files are refused with typed errors", "[serializ
   }
   SECTION("fields") {
     CHECK_THROWS_WITH(st::load(file_with(R"({"t":[]})")), Contains("is not an object"));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("shape":[2],"data_offsets":[0,8])") +
-                                         "}", f32x2)),
-                      Contains("missing field \"dtype\""));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":"F32","data_offsets":[0,8])") +
-                                         "}", f32x2)),
-                      Contains("missing field \"shape\""));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":[2])") + "}",
-                                         f32x2)),
-                      Contains("missing field \"data_offsets\""));
     CHECK_THROWS_WITH(
-        st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[0,8],"x":1)") +
-                           "}", f32x2)),
+        st::load(file_with("{" + entry("t", R"("shape":[2],"data_offsets":[0,8])") + "}", f32x2)),
+        Contains("missing field \"dtype\""));
+    CHECK_THROWS_WITH(
+        st::load(file_with("{" + entry("t", R"("dtype":"F32","data_offsets":[0,8])") + "}", f32x2)),
+        Contains("missing field \"shape\""));
+    CHECK_THROWS_WITH(
+        st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":[2])") + "}", f32x2)),
+        Contains("missing field \"data_offsets\""));
+    CHECK_THROWS_WITH(
+        st::load(file_with(
+            "{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[0,8],"x":1)") + "}",
+            f32x2)),
         Contains("unknown field \"x\""));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":3,"shape":[2],"data_offsets":[0,8])") +
-                                         "}", f32x2)),
-                      Contains("dtype of tensor \"t\" is not a string"));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":2,"data_offsets":[0,8])") +
-                                         "}", f32x2)),
-                      Contains("is not an array"));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":[-2],"data_offsets":[0,8])") +
-                                         "}", f32x2)),
-                      Contains("not a non-negative integer"));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":["2"],"data_offsets":[0,8])") +
-                                         "}", f32x2)),
-                      Contains("not a non-negative integer"));
+    CHECK_THROWS_WITH(
+        st::load(file_with("{" + entry("t", R"("dtype":3,"shape":[2],"data_offsets":[0,8])") + "}",
+                           f32x2)),
+        Contains("dtype of tensor \"t\" is not a string"));
+    CHECK_THROWS_WITH(
+        st::load(file_with(
+            "{" + entry("t", R"("dtype":"F32","shape":2,"data_offsets":[0,8])") + "}", f32x2)),
+        Contains("is not an array"));
+    CHECK_THROWS_WITH(
+        st::load(file_with(
+            "{" + entry("t", R"("dtype":"F32","shape":[-2],"data_offsets":[0,8])") + "}", f32x2)),
+        Contains("not a non-negative integer"));
+    CHECK_THROWS_WITH(
+        st::load(file_with(
+            "{" + entry("t", R"("dtype":"F32","shape":["2"],"data_offsets":[0,8])") + "}", f32x2)),
+        Contains("not a non-negative integer"));
     for (const char* offsets : {"[0]", "[0,8,8]", "[-1,8]", "[0,\"8\"]", "{}"}) {
       INFO(offsets);
       CHECK_THROWS_WITH(
-          st::load(file_with("{" + entry("t", std::string(R"("dtype":"F32","shape":[2],"data_offsets":)") +
-                                                   offsets) +
-                             "}", f32x2)),
+          st::load(file_with(
+              "{" +
+                  entry("t",
+                        std::string(R"("dtype":"F32","shape":[2],"data_offsets":)") + offsets) +
+                  "}",
+              f32x2)),
           Contains("are not two non-negative integers"));
     }
     CHECK_THROWS_WITH(st::load(file_with(R"({"__metadata__":{"k":1}})")),
@@ -376,8 +384,9 @@ TEST_CASE("safetensors: hostile files are refused with typed errors", "[serializ
   }
   SECTION("dtypes") {
     auto with_dtype = [&](const std::string& dt) {
-      return file_with("{" + entry("t", "\"dtype\":\"" + dt + R"(","shape":[2],"data_offsets":[0,8])") +
-                       "}", f32x2);
+      return file_with(
+          "{" + entry("t", "\"dtype\":\"" + dt + R"(","shape":[2],"data_offsets":[0,8])") + "}",
+          f32x2);
     };
     CHECK_THROWS_AS(st::load(with_dtype("F8_E4M3")), NotImplementedError);
     CHECK_THROWS_WITH(st::load(with_dtype("F8_E4M3")), Contains("has dtype F8_E4M3"));
@@ -389,8 +398,8 @@ TEST_CASE("safetensors: hostile files are refused with typed errors", "[serializ
     f.write(with_dtype("F8_E5M2"));
     CHECK_THROWS_AS(st::load_file(f.str()), NotImplementedError);
     // BOOL bytes must be 0 or 1.
-    const std::string bools =
-        file_with(R"({"m":{"dtype":"BOOL","shape":[3],"data_offsets":[0,3]}})", from_ints({1, 0, 2}));
+    const std::string bools = file_with(
+        R"({"m":{"dtype":"BOOL","shape":[3],"data_offsets":[0,3]}})", from_ints({1, 0, 2}));
     CHECK_THROWS_WITH(st::load(bools), Contains("neither 0 nor 1"));
     TempFile fb("bools");
     fb.write(bools);
@@ -408,37 +417,60 @@ TEST_CASE("safetensors: hostile files are refused with typed errors", "[serializ
                       Contains("InvalidOffset") && Contains("overlaps"));
     CHECK_THROWS_WITH(st::load(two("[0,8]", "[12,20]", std::string(20, '\0'))),
                       Contains("InvalidOffset: tensor \"b\""));
-    CHECK_THROWS_WITH(st::load(two("[0,8]", "[0,8]", std::string(8, '\0'))), Contains("InvalidOffset"));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[8,0])") +
-                                         "}", f32x2)),
+    CHECK_THROWS_WITH(st::load(two("[0,8]", "[0,8]", std::string(8, '\0'))),
                       Contains("InvalidOffset"));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[0,12])") +
-                                         "}", f32x2)),
-                      Contains("TensorInvalidInfo") && Contains("needs 8 bytes"));
-    CHECK_THROWS_WITH(st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[0,4])") +
-                                         "}", f32x2.substr(0, 4))),
-                      Contains("TensorInvalidInfo"));
+    CHECK_THROWS_WITH(
+        st::load(file_with(
+            "{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[8,0])") + "}", f32x2)),
+        Contains("InvalidOffset"));
+    CHECK_THROWS_WITH(
+        st::load(file_with(
+            "{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[0,12])") + "}", f32x2)),
+        Contains("TensorInvalidInfo") && Contains("needs 8 bytes"));
+    CHECK_THROWS_WITH(
+        st::load(
+            file_with("{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[0,4])") + "}",
+                      f32x2.substr(0, 4))),
+        Contains("TensorInvalidInfo"));
     // Offsets far past the data block (no read happens).
     CHECK_THROWS_WITH(
-        st::load(file_with("{" + entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[0,18446744073709551615])") +
-                           "}", f32x2)),
+        st::load(file_with(
+            "{" +
+                entry("t", R"("dtype":"F32","shape":[2],"data_offsets":[0,18446744073709551615])") +
+                "}",
+            f32x2)),
         Contains("TensorInvalidInfo"));
     CHECK_THROWS_WITH(
-        st::load(file_with("{" + entry("t", R"("dtype":"U8","shape":[18446744073709551615],"data_offsets":[0,8])") +
-                           "}", f32x2)),
+        st::load(file_with(
+            "{" +
+                entry("t", R"("dtype":"U8","shape":[18446744073709551615],"data_offsets":[0,8])") +
+                "}",
+            f32x2)),
         Contains("ValidationOverflow"));
     // numel fits, numel * itemsize does not; and numel itself overflows.
     CHECK_THROWS_WITH(
-        st::load(file_with("{" + entry("t", R"("dtype":"F64","shape":[4611686018427387904],"data_offsets":[0,8])") +
-                           "}", f32x2)),
+        st::load(file_with(
+            "{" +
+                entry("t", R"("dtype":"F64","shape":[4611686018427387904],"data_offsets":[0,8])") +
+                "}",
+            f32x2)),
         Contains("ValidationOverflow: the shape of tensor \"t\" overflows numel * itemsize"));
     CHECK_THROWS_WITH(
-        st::load(file_with("{" + entry("t", R"("dtype":"U8","shape":[4294967296,4294967296],"data_offsets":[0,8])") +
-                           "}", f32x2)),
+        st::load(file_with(
+            "{" +
+                entry("t", R"("dtype":"U8","shape":[4294967296,4294967296],"data_offsets":[0,8])") +
+                "}",
+            f32x2)),
         Contains("ValidationOverflow"));
     // A zero dimension makes any other dimension harmless.
-    CHECK(st::load(file_with("{" + entry("t", R"("dtype":"F64","shape":[0,4611686018427387904],"data_offsets":[0,0])") +
-                             "}")).at("t").numel() == 0);
+    CHECK(st::load(
+              file_with(
+                  "{" +
+                  entry("t",
+                        R"("dtype":"F64","shape":[0,4611686018427387904],"data_offsets":[0,0])") +
+                  "}"))
+              .at("t")
+              .numel() == 0);
   }
   SECTION("the writer's own refusals") {
     CHECK_THROWS_AS(st::save({{"__metadata__", ones({1})}}), ValueError);

@@ -7,8 +7,9 @@
 //   }
 //
 // In-place ops call check_inplace(self) before writing (read-only storages, inference tensors,
-// leaves that require grad) and rebase_history(self, fn) after: on a view, that rewrites the base's history with a
-// CopySlices node. View ops call record_view. out= variants call check_out_no_grad.
+// leaves that require grad) and rebase_history(self, fn) after: on a view, that rewrites the
+// base's history with a CopySlices node. View ops call record_view. out= variants call
+// check_out_no_grad.
 #pragma once
 
 #include <memory>

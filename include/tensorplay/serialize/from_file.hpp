@@ -35,10 +35,9 @@ Tensor from_file(const std::string& filename, std::optional<bool> shared = std::
   const MappedFile file = MappedFile::open(
       filename, shared.value_or(false) ? MapMode::SharedWritable : MapMode::CopyOnWrite, nbytes);
   const int64_t strides[1] = {1};
-  return detail::finish_factory(
-      detail::make_tensor(file.storage(0, nbytes), dt, IntArrayRef(sizes, 1),
-                          IntArrayRef(strides, 1)),
-      options);
+  return detail::finish_factory(detail::make_tensor(file.storage(0, nbytes), dt,
+                                                    IntArrayRef(sizes, 1), IntArrayRef(strides, 1)),
+                                options);
 }
 
 }  // namespace tensorplay

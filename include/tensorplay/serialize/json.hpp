@@ -100,8 +100,8 @@ class Value {
   int64_t as_int64() const {
     expect(Kind::Int);
     if (negative_) return static_cast<int64_t>(uint64_t(0) - magnitude_);
-    TP_CHECK_VALUE(magnitude_ <= uint64_t(std::numeric_limits<int64_t>::max()),
-                   "JSON: integer ", magnitude_, " does not fit in int64");
+    TP_CHECK_VALUE(magnitude_ <= uint64_t(std::numeric_limits<int64_t>::max()), "JSON: integer ",
+                   magnitude_, " does not fit in int64");
     return static_cast<int64_t>(magnitude_);
   }
   const std::string& as_string() const {

@@ -47,8 +47,7 @@ namespace detail {
 
 // "No such file or directory (2)": the errno text and number, as PyTorch's messages end.
 inline std::string errno_text(int err) {
-  return std::error_code(err, std::generic_category()).message() + " (" + std::to_string(err) +
-         ")";
+  return std::error_code(err, std::generic_category()).message() + " (" + std::to_string(err) + ")";
 }
 
 // Mappings alive in this process (for tests and leak checks). Thread safety: atomic.
@@ -110,8 +109,8 @@ class MappedFile {
   static MappedFile open(const std::string& path, MapMode mode = MapMode::ReadOnly,
                          std::optional<std::size_t> size = std::nullopt) {
     const bool rw = mode == MapMode::SharedWritable;
-    const int fd = ::open(path.c_str(), rw ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDONLY | O_CLOEXEC),
-                          0600);
+    const int fd =
+        ::open(path.c_str(), rw ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDONLY | O_CLOEXEC), 0600);
     if (fd == -1) {
       const int err = errno;
       TP_ERROR("unable to open file <", path, "> in ", rw ? "read-write" : "read-only",
@@ -167,10 +166,11 @@ class MappedFile {
   // from_blob storage does); read-only when the mapping is.
   Storage storage(std::size_t offset, std::size_t nbytes) const {
     const detail::MappedFileImpl* m = checked();
-    TP_CHECK_INDEX(offset <= m->size() && nbytes <= m->size() - offset, "MappedFile::storage: bytes [",
-                   static_cast<long long>(offset), ", ", static_cast<long long>(offset),
-                   " + ", static_cast<long long>(nbytes), ") are outside the mapping of ",
-                   static_cast<long long>(m->size()), " bytes of <", m->path(), ">");
+    TP_CHECK_INDEX(offset <= m->size() && nbytes <= m->size() - offset,
+                   "MappedFile::storage: bytes [", static_cast<long long>(offset), ", ",
+                   static_cast<long long>(offset), " + ", static_cast<long long>(nbytes),
+                   ") are outside the mapping of ", static_cast<long long>(m->size()),
+                   " bytes of <", m->path(), ">");
     void* data = m->base() ? static_cast<char*>(m->base()) + offset : nullptr;
     intrusive_ptr<detail::MappedFileImpl> ref = impl_;
     void* ctx = ref.release();

@@ -82,14 +82,13 @@ struct DTypeEntry {
   int order;  // position in the reference's Dtype enum (which orders the writer's output)
 };
 inline constexpr DTypeEntry kDTypes[] = {
-    {"BOOL", kBool, 0},     {"U8", kByte, 1},    {"I8", kChar, 2},   {"I16", kShort, 5},
-    {"F16", kHalf, 7},      {"BF16", kBFloat16, 8}, {"I32", kInt, 9}, {"F32", kFloat, 11},
-    {"F64", kDouble, 12},   {"I64", kLong, 13},
+    {"BOOL", kBool, 0},   {"U8", kByte, 1},       {"I8", kChar, 2}, {"I16", kShort, 5},
+    {"F16", kHalf, 7},    {"BF16", kBFloat16, 8}, {"I32", kInt, 9}, {"F32", kFloat, 11},
+    {"F64", kDouble, 12}, {"I64", kLong, 13},
 };
 // Dtypes of the format that TensorPlay has no type for.
-inline constexpr const char* kUnsupported[] = {"F8_E5M2", "F8_E4M3", "F8_E8M0", "U16",     "U32",
-                                               "U64",     "F4",      "F6_E2M3", "F6_E3M2", "C64",
-                                               "E8M0"};
+inline constexpr const char* kUnsupported[] = {"F8_E5M2", "F8_E4M3", "F8_E8M0", "U16", "U32", "U64",
+                                               "F4",      "F6_E2M3", "F6_E3M2", "C64", "E8M0"};
 
 inline const DTypeEntry& entry_of(DType dt) {
   for (const DTypeEntry& e : kDTypes) {
@@ -107,8 +106,9 @@ inline DType dtype_of(const std::string& name, const std::string& tensor) {
                              ", which TensorPlay does not support (supported: BOOL U8 I8 I16 I32 "
                              "I64 F16 BF16 F32 F64)");
   }
-  throw ValueError(tensorplay::detail::str_cat("safetensors: InvalidHeaderDeserialization: tensor \"",
-                                               tensor, "\" has an unknown dtype \"", name, "\""));
+  throw ValueError(
+      tensorplay::detail::str_cat("safetensors: InvalidHeaderDeserialization: tensor \"", tensor,
+                                  "\" has an unknown dtype \"", name, "\""));
 }
 
 struct TensorInfo {
@@ -143,8 +143,10 @@ inline TensorInfo parse_info(const std::string& name, const Value& v) {
   }
   if (!dtype || !shape || !offsets) {
     bad_header(std::string("missing field \"") +
-               (!dtype ? "dtype" : !shape ? "shape" : "data_offsets") + "\" in tensor \"" + name +
-               "\"");
+               (!dtype   ? "dtype"
+                : !shape ? "shape"
+                         : "data_offsets") +
+               "\" in tensor \"" + name + "\"");
   }
   if (!dtype->is_string()) bad_header("the dtype of tensor \"" + name + "\" is not a string");
   TensorInfo info;
@@ -152,7 +154,8 @@ inline TensorInfo parse_info(const std::string& name, const Value& v) {
   if (!shape->is_array()) bad_header("the shape of tensor \"" + name + "\" is not an array");
   for (const Value& d : shape->as_array()) {
     if (!d.is_int() || d.is_negative()) {
-      bad_header("the shape of tensor \"" + name + "\" has an entry that is not a non-negative "
+      bad_header("the shape of tensor \"" + name +
+                 "\" has an entry that is not a non-negative "
                  "integer");
     }
     const uint64_t s = d.as_uint64();
@@ -162,9 +165,9 @@ inline TensorInfo parse_info(const std::string& name, const Value& v) {
     }
     info.shape.push_back(static_cast<int64_t>(s));
   }
-  if (!offsets->is_array() || offsets->as_array().size() != 2 ||
-      !offsets->as_array()[0].is_int() || offsets->as_array()[0].is_negative() ||
-      !offsets->as_array()[1].is_int() || offsets->as_array()[1].is_negative()) {
+  if (!offsets->is_array() || offsets->as_array().size() != 2 || !offsets->as_array()[0].is_int() ||
+      offsets->as_array()[0].is_negative() || !offsets->as_array()[1].is_int() ||
+      offsets->as_array()[1].is_negative()) {
     bad_header("the data_offsets of tensor \"" + name +
                "\" are not two non-negative integers [begin, end]");
   }
@@ -183,9 +186,9 @@ inline Header parse_header(const std::byte* data, std::size_t size) {
   uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | std::to_integer<uint64_t>(data[i]);
   if (n > kMaxHeaderSize) {
-    throw ValueError(tensorplay::detail::str_cat(
-        "safetensors: HeaderTooLarge: the header size ", n, " is over the limit of ",
-        kMaxHeaderSize, " bytes"));
+    throw ValueError(tensorplay::detail::str_cat("safetensors: HeaderTooLarge: the header size ", n,
+                                                 " is over the limit of ", kMaxHeaderSize,
+                                                 " bytes"));
   }
   if (n > size - 8) {
     throw ValueError(tensorplay::detail::str_cat(
@@ -211,7 +214,8 @@ inline Header parse_header(const std::byte* data, std::size_t size) {
     if (name == "__metadata__") {
       if (!v.is_object()) bad_header("__metadata__ is not an object");
       for (const auto& [key, value] : v.as_object()) {
-        if (!value.is_string()) bad_header("the __metadata__ value of \"" + key + "\" is not a string");
+        if (!value.is_string())
+          bad_header("the __metadata__ value of \"" + key + "\" is not a string");
         h.metadata.emplace(key, value.as_string());
       }
       continue;
@@ -339,8 +343,7 @@ std::string build_header(const std::map<std::string, Tensor>& tensors,
 // get_tensor share the mapping (zero copy on the CPU) and outlive this object.
 class SafeOpen {
  public:
-  SafeOpen(const std::string& path, Device device = kCPU, bool writable = false)
-      : device_(device) {
+  SafeOpen(const std::string& path, Device device = kCPU, bool writable = false) : device_(device) {
     detail::check_endianness();
     file_ = MappedFile::open(path, writable ? MapMode::CopyOnWrite : MapMode::ReadOnly);
     try {
@@ -453,7 +456,8 @@ void save_file(const std::map<std::string, Tensor>& tensors, const std::string& 
   out.write(header.data(), std::streamsize(header.size()));
   for (const detail::Entry& e : entries) {
     const std::size_t nbytes = std::size_t(e.data.numel()) * e.data.itemsize();
-    if (nbytes > 0) out.write(static_cast<const char*>(e.data.const_data_ptr()), std::streamsize(nbytes));
+    if (nbytes > 0)
+      out.write(static_cast<const char*>(e.data.const_data_ptr()), std::streamsize(nbytes));
   }
   out.flush();
   TP_CHECK(out.good(), "safetensors: writing <", path, "> failed");
