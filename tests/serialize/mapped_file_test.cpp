@@ -212,7 +212,22 @@ TEST_CASE("Read-only mappings refuse every write, through the tensor and through
   CHECK_THROWS_WITH(negative_out(base, a), msg);
   CHECK_THROWS_WITH(where_out(base, a > 0, a, a), msg);
   CHECK_THROWS_WITH(tril_out(base, a), msg);
+  // An int64 out= (nonzero_out needs one): the flag on an ordinary storage works the same.
+  const Tensor long_out = zeros({6, 2}, TensorOptions().dtype(kLong));
+  long_out.storage().set_read_only(true);
+  CHECK_THROWS_WITH(nonzero_out(long_out, a), msg);
+  CHECK_THROWS_WITH(argmax_out(long_out.select(1, 0).narrow(0, 0, 2), a, 1), msg);
+  CHECK(long_out.sum().item<int64_t>() == 0);
   CHECK(f.read() == expected);  // nothing got through
+
+  // In-place view ops change only the geometry of one tensor: allowed, as resize_ within the
+  // storage is.
+  Tensor alias = base.detach();
+  alias.t_();
+  alias.unsqueeze_(0);
+  alias.squeeze_(0);
+  CHECK(alias.sizes() == IntArrayRef({3, 2}));
+  CHECK_THROWS_WITH(alias.zero_(), msg);
 
   // Reading works; clone() and contiguous() give ordinary writable tensors.
   CHECK(base.sum().item<float>() == 21.0f);
