@@ -6,9 +6,10 @@
 //     fn->result_ = SavedVariable(r, /*is_output=*/true);
 //   }
 //
-// In-place ops call check_inplace(self) before writing (inference tensors, leaves that require
-// grad) and rebase_history(self, fn) after: on a view, that rewrites the base's history with a
-// CopySlices node. View ops call record_view. out= variants call check_out_no_grad.
+// In-place ops call check_inplace(self) before writing (read-only storages, inference tensors,
+// leaves that require grad) and rebase_history(self, fn) after: on a view, that rewrites the
+// base's history with a CopySlices node. View ops call record_view. out= variants call
+// check_out_no_grad.
 #pragma once
 
 #include <memory>
@@ -206,11 +207,18 @@ void set_history(const Tensor& out, const std::shared_ptr<Node>& fn, bool move_r
   if (impl->is_view()) m.attr_version_ = impl->version_counter().current_version();
 }
 
-// Before an in-place write into `self` (or an out= write): PyTorch's refusals. `records`: the
-// op will record a node (grad mode on and some operand requires grad); only then do the leaf
-// and view rules apply, as in PyTorch's check_inplace.
+// The refusal of a write into a read-only storage (cold, out of line).
+[[noreturn]] __attribute__((noinline, cold)) inline void refuse_read_only_write() {
+  throw Error(
+      "cannot write to a read-only tensor: its storage is a read-only memory mapping (load it "
+      "writable, or clone() it)");
+}
+
+// The rules for an in-place change of `impl` that writes no element (the in-place view ops:
+// transpose_, t_, squeeze_, unsqueeze_, as_strided_ change only its geometry): check_inplace's,
+// except the read-only storage refusal.
 template <class = void>
-void check_inplace(const TensorImpl* impl, bool records) {
+void check_inplace_metadata(const TensorImpl* impl, bool records) {
   TP_CHECK(!impl->is_inference() || InferenceMode::is_enabled(),
            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
            "a clone to get a normal tensor before doing inplace update.See "
@@ -230,6 +238,18 @@ void check_inplace(const TensorImpl* impl, bool records) {
   const AutogradMeta* m = autograd_meta(impl);
   TP_CHECK(m && m->grad_fn_,
            "a leaf Variable that requires grad is being used in an in-place operation.");
+}
+// Before an in-place write into `self` (or an out= write): PyTorch's refusals. `records`: the
+// op will record a node (grad mode on and some operand requires grad); only then do the leaf
+// and view rules apply, as in PyTorch's check_inplace. Every element write into a caller's
+// tensor passes here (in-place ops, the iterator's given outputs, the out= forms).
+template <class = void>
+void check_inplace(const TensorImpl* impl, bool records) {
+  // First, for every write: a read-only storage (a read-only mapping) refuses, whatever view of
+  // it is written. The storage's header is on the line the write reads its data pointer from.
+  const StorageImpl* storage = impl->storage().unsafeGetStorageImpl();
+  if (__builtin_expect(storage != nullptr && storage->read_only(), 0)) refuse_read_only_write();
+  check_inplace_metadata(impl, records);
 }
 // A write into a caller's tensor by the iteration engine (in-place and out= ops): it records
 // when the tensor itself requires grad (other operands are checked by the recording wrapper).

@@ -43,6 +43,8 @@ class Storage {
   void set_nbytes(std::size_t n) const noexcept { impl_->set_nbytes(n); }
   void resize_bytes(std::size_t n) const { impl_->resize_bytes(n); }
   bool resizable() const noexcept { return impl_->resizable(); }
+  bool read_only() const noexcept { return impl_->read_only(); }
+  void set_read_only(bool read_only) const noexcept { impl_->set_read_only(read_only); }
   Allocator* allocator() const noexcept { return impl_->allocator(); }
   Device device() const noexcept { return impl_->device(); }
   DeviceType device_type() const noexcept { return impl_->device_type(); }

@@ -50,6 +50,11 @@ class StorageImpl final : public intrusive_ptr_target, public detail::PooledObje
   DeviceType device_type() const noexcept { return data_ptr_.device().type(); }
   Allocator* allocator() const noexcept { return allocator_; }
   bool resizable() const noexcept { return resizable_; }
+  // A read-only storage (a read-only memory mapping): every in-place or out= write into a
+  // tensor or view on it is refused by autograd::detail::check_inplace, the one funnel writes
+  // pass, instead of faulting on the protected page. Set once, before any tensor sees it.
+  bool read_only() const noexcept { return read_only_; }
+  void set_read_only(bool read_only) noexcept { read_only_ = read_only; }
 
   // Replaces the block; returns the old one (c10's set_data_ptr).
   DataPtr set_data_ptr(DataPtr data_ptr) noexcept {
@@ -86,6 +91,7 @@ class StorageImpl final : public intrusive_ptr_target, public detail::PooledObje
   std::size_t nbytes_;
   Allocator* allocator_;  // not owned; allocators are never destroyed
   bool resizable_;
+  bool read_only_ = false;
 };
 
 }  // namespace tensorplay

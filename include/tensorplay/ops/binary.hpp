@@ -355,6 +355,9 @@ class BinaryPlanT {
     fast_ = true;
     common_ = dt;
     if (out.defined()) {
+      // A caller's tensor is about to be written: the refusals the iterator applies to its
+      // given outputs (read-only storages, inference tensors), which this road skips.
+      autograd::detail::check_inplace(out);
       out_ = &out;
     } else {
       result_ = empty(a_->sizes(), TensorOptions().dtype(opt.static_dtype.value_or(dt)));

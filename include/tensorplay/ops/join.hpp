@@ -216,6 +216,9 @@ template <class = void>
 const Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim = 0) {
   using namespace detail::join_impl;
   for (const Tensor& t : tensors) autograd::detail::check_out_no_grad("cat", t);
+  // The write funnel: read-only storages, inference tensors (out='s own grad rule is
+  // check_out_no_grad's).
+  autograd::detail::check_inplace(out.unsafeGetTensorImpl(), /*records=*/false);
   const CatPlan plan = plan_cat(tensors, dim, &out);
   if (!(out.sizes() == IntArrayRef(plan.sizes))) out.resize_(plan.sizes, plan.format);
   if (plan.any_valid) {

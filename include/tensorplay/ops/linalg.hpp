@@ -103,8 +103,11 @@ using detail::check_out_dtype;  // ops/resize.hpp; seen by the ops' `using names
 
 // at::native::resize_output: an out of another shape is resized to `shape` with contiguous
 // strides (its storage grows if needed); one of the right shape keeps its strides.
+// Every linalg out= form starts here, so this is where the out tensor meets the write funnel
+// (read-only storages, inference tensors; out='s own grad rule is check_out_no_grad's).
 template <class = void>
 void resize_out(const Tensor& out, IntArrayRef shape) {
+  autograd::detail::check_inplace(out.unsafeGetTensorImpl(), /*records=*/false);
   if (!(out.sizes() == shape)) out.resize_(shape);
 }
 

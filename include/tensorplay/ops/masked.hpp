@@ -156,6 +156,9 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
 template <class = void>
 const Tensor& masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask) {
   autograd::detail::check_out_no_grad("masked_select", self, out);
+  // The write funnel: read-only storages, inference tensors (out='s own grad rule is
+  // check_out_no_grad's).
+  autograd::detail::check_inplace(out.unsafeGetTensorImpl(), /*records=*/false);
   detail::check_out_dtype(out, self.dtype());
   detail::assert_no_internal_overlap(out);
   detail::assert_no_overlap(out, self);
@@ -213,6 +216,7 @@ const Tensor& nonzero_out(const Tensor& out, const Tensor& self) {
   TP_CHECK(out.dtype() == kLong,
            "nonzero: Expected out tensor to have scalar type Long but got scalar type ",
            scalar_type_name(out.dtype()));
+  autograd::detail::check_inplace(out.unsafeGetTensorImpl(), /*records=*/false);  // the funnel
   detail::assert_no_internal_overlap(out);
   detail::assert_no_overlap(out, self);
   detail::masked::nonzero_into(out, self);

@@ -374,6 +374,9 @@ Tensor quantile_out_impl(const Tensor& out, const Tensor& self, const Tensor& q,
                          bool ignore_nan) {
   reduce_impl::check_defined(out, ignore_nan ? "nanquantile_out" : "quantile_out");
   autograd::detail::check_out_no_grad(ignore_nan ? "nanquantile" : "quantile", self, q, out);
+  // The write funnel: read-only storages, inference tensors (out='s own grad rule is
+  // check_out_no_grad's).
+  autograd::detail::check_inplace(out.unsafeGetTensorImpl(), /*records=*/false);
   quantile_checks(self, q);
   TP_CHECK(self.dtype() == out.dtype(),
            "quantile() out tensor must be same dtype as the input tensor");

@@ -183,6 +183,9 @@ Tensor reduction_result(const Tensor& out, const Tensor& self, DimMask mask, boo
   if (!backend_compiled_in(self.device().type())) detail::throw_no_device_loop(self.device());
   const std::vector<int64_t> shape = reduced_shape(self.sizes(), mask, keepdim);
   if (out.defined()) {
+    // The write funnel: read-only storages, inference tensors (out='s own grad rule is
+    // check_out_no_grad's).
+    autograd::detail::check_inplace(out.unsafeGetTensorImpl(), /*records=*/false);
     TP_CHECK(out.device() == self.device(),
              "Expected all tensors to be on the same device, but found at least two devices, ",
              self.device(), " and ", out.device(), "!");

@@ -705,6 +705,9 @@ template <class = void>
 const Tensor& index_select_out(const Tensor& out, const Tensor& self, int64_t dim,
                                const Tensor& index) {
   autograd::detail::check_out_no_grad("index_select", self, out);
+  // The write funnel: read-only storages, inference tensors (out='s own grad rule is
+  // check_out_no_grad's).
+  autograd::detail::check_inplace(out.unsafeGetTensorImpl(), /*records=*/false);
   detail::check_out_dtype(out, self.dtype());
   detail::assert_no_internal_overlap(out);
   detail::assert_no_overlap(out, self);

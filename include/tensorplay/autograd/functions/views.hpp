@@ -211,7 +211,7 @@ template <class MakeBackward>
 std::shared_ptr<Node> begin_inplace_view(const Tensor& self, const char* name,
                                          MakeBackward&& make_backward) {
   const bool records = records_view(self);
-  check_inplace(self.unsafeGetTensorImpl(), records);
+  check_inplace_metadata(self.unsafeGetTensorImpl(), records);  // no element is written
   if (!records) return nullptr;
   auto node = std::make_shared<ViewBackward>(name, make_backward());
   node->add_next_edge(gradient_edge(self));
