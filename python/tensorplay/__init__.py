@@ -13,6 +13,8 @@ from . import _tensor_str  # noqa: F401  (PRINT_OPTS)
 from . import autograd
 from . import cuda
 from . import nn
+from . import safetensors  # noqa: F401  (safetensors.torch's save_file / load_file / safe_open)
+from .serialization import save, load  # noqa: F401  (torch.save's zip format)
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode
 
 from ._version import __version__  # generated from config.hpp (CMake, setup.py)
