@@ -22,6 +22,25 @@ inline unsigned touch(const Tensor& t) {
   return h;
 }
 
+// Every tensor in a loaded object (serialize/ivalue.hpp), read in full; Holder is IValue (a
+// template so that the readers without IValue need not include it).
+template <class Holder>
+unsigned touch_all(const Holder& v, int depth = 0) {
+  if (depth > 2000) return 0;
+  if (v.isTensor()) return touch(v.toTensor());
+  unsigned h = 0;
+  if (v.isList()) {
+    for (const auto& x : v.toList()) h += touch_all(x, depth + 1);
+  } else if (v.isTuple()) {
+    for (const auto& x : v.toTuple()) h += touch_all(x, depth + 1);
+  } else if (v.isGenericDict()) {
+    for (const auto& [k, x] : v.toGenericDict()) {
+      h += touch_all(k, depth + 1) + touch_all(x, depth + 1);
+    }
+  }
+  return h;
+}
+
 // Runs `read` on the input; a tensorplay::Error is a valid answer to a hostile file.
 template <class F>
 int run(F&& read) {

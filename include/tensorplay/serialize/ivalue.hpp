@@ -33,17 +33,20 @@ struct TupleHolder;
 // Key/value pairs in insertion order; keys are usually strings or ints. Lookup is linear, which
 // is what a state dict's few hundred keys need; insert replaces the value of an equal key in
 // place, as Python's dict does.
+// (Members that touch `entries` are defined below IValue: std::pair<IValue, IValue> needs IValue
+// complete, which clang checks where g++ defers.)
 struct GenericDict {
-  std::vector<std::pair<IValue, IValue>> entries;
+  using Entries = std::vector<std::pair<IValue, IValue>>;
+  Entries entries;
   bool ordered = false;  // true: a collections.OrderedDict, false: a plain dict
 
-  std::size_t size() const noexcept { return entries.size(); }
-  bool empty() const noexcept { return entries.empty(); }
+  inline std::size_t size() const noexcept;
+  inline bool empty() const noexcept;
   inline const IValue* find(const IValue& key) const;
   inline const IValue& at(const IValue& key) const;
   inline void insert(IValue key, IValue value);
-  auto begin() const noexcept { return entries.begin(); }
-  auto end() const noexcept { return entries.end(); }
+  inline Entries::const_iterator begin() const noexcept;
+  inline Entries::const_iterator end() const noexcept;
 };
 
 class IValue {
@@ -189,6 +192,14 @@ inline bool key_equal(const IValue& a, const IValue& b) {
 }
 }  // namespace serialize::detail
 
+inline std::size_t GenericDict::size() const noexcept { return entries.size(); }
+inline bool GenericDict::empty() const noexcept { return entries.empty(); }
+inline GenericDict::Entries::const_iterator GenericDict::begin() const noexcept {
+  return entries.begin();
+}
+inline GenericDict::Entries::const_iterator GenericDict::end() const noexcept {
+  return entries.end();
+}
 inline const IValue* GenericDict::find(const IValue& key) const {
   for (const auto& kv : entries) {
     if (serialize::detail::key_equal(kv.first, key)) return &kv.second;

@@ -140,6 +140,11 @@ inline IValue read_torch_zip(const ZipReader& zip) {
       auto* p = static_cast<unsigned char*>(storage.mutable_data());
       for (std::size_t i = 0; i < nbytes; i += item) std::reverse(p + i, p + i + item);
     }
+    if (*dtype == DType::Bool) {
+      // A bool holding another byte is undefined behaviour in C++: any nonzero byte is true.
+      auto* p = static_cast<unsigned char*>(storage.mutable_data());
+      for (std::size_t i = 0; i < nbytes; ++i) p[i] = p[i] != 0;
+    }
     const int64_t one = 1;
     Tensor flat = tensorplay::detail::make_tensor(std::move(storage), *dtype,
                                                   IntArrayRef(&numel, 1), IntArrayRef(&one, 1));
