@@ -245,12 +245,13 @@ void register_serialize(const Target& t) {
                        }
                        return from_ivalue(value).release().ptr();
                      }));
-  Registry::function(t.module, "_torch_zip_load_file", overload("path", [](std::string_view p) {
+  Registry::function(t.module, "_torch_zip_load_file",
+                     overload("path, mmap=False", [](std::string_view p, bool mmap) {
                        const std::string path(p);
                        IValue value;
                        {
                          py::gil_scoped_release nogil;
-                         value = tensorplay::load(path);
+                         value = tensorplay::load(path, mmap);
                        }
                        return from_ivalue(value).release().ptr();
                      }));

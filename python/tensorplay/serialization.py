@@ -70,8 +70,13 @@ def _move(obj, device, memo):
     return obj
 
 
-def load(f, map_location=None, pickle_module=None, *, weights_only=True, **pickle_load_args):
-    """Loads what ``torch.save`` (or :func:`save`) wrote to ``f`` (a path or a binary file)."""
+def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
+         **pickle_load_args):
+    """Loads what ``torch.save`` (or :func:`save`) wrote to ``f`` (a path or a binary file).
+
+    ``mmap=True`` (torch 2.1's option) maps the file instead of copying the storages: tensors
+    point into a private copy-on-write mapping (writes never reach the file; storages cannot
+    grow)."""
     if pickle_module is not None:
         raise TypeError("load(): pickle_module is not supported: tensorplay reads torch.save's "
                         "zip format with its own restricted unpickler")
@@ -80,7 +85,9 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, **pickl
             sorted(pickle_load_args)))
     device = _device_map(map_location)
     if _is_path(f):
-        obj = _C._torch_zip_load_file(os.fsdecode(f))
+        obj = _C._torch_zip_load_file(os.fsdecode(f), bool(mmap))
+    elif mmap:
+        raise ValueError("f must be a string filename in order to use mmap argument")
     else:
         obj = _C._torch_zip_load(f.read())
     if device is not None and device.type != "cpu":

@@ -83,6 +83,20 @@ class TorchZipTest(unittest.TestCase):
             self.assertSame(mine[1], theirs[2])
             self.assertEqual(theirs[0].data_ptr(), theirs[1].data_ptr())
 
+    def test_mmap_load(self):
+        x = torch.arange(12.0).reshape(3, 4)
+        torch.save({"x": x, "s": x[1:, 2:]}, self.path)
+        with open(self.path, "rb") as f:
+            before = f.read()
+        back = tp.load(self.path, mmap=True)
+        self.assertEqual(back["s"].tolist(), [[6.0, 7.0], [10.0, 11.0]])
+        back["x"].add_(1)  # copy-on-write: the tensors change, the file does not
+        self.assertEqual(back["s"].tolist(), [[7.0, 8.0], [11.0, 12.0]])
+        with open(self.path, "rb") as f:
+            self.assertEqual(f.read(), before)
+        with self.assertRaisesRegex(ValueError, "mmap"):
+            tp.load(io.BytesIO(before), mmap=True)
+
     def test_containers_and_leaves(self):
         obj = {"l": [1, -2**62, 2.5, True, None, "héllo", (3, (4,))],
                "o": collections.OrderedDict(b=tp.ones(2), a=tp.zeros(1, dtype=tp.int64)),

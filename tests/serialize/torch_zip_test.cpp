@@ -10,6 +10,7 @@
 #include <tensorplay/serialize/torch_zip.hpp>
 
 #include <tensorplay/core/empty.hpp>
+#include <tensorplay/tensorplay.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -245,7 +246,7 @@ TEST_CASE("torch zip: C++ round trip through bytes and a file", "[serialize]") {
   }();
   CHECK(serialize::ZipReader(file.data(), file.size()).contains("my_model/data.pkl"));
   std::filesystem::remove(std::filesystem::temp_directory_path() / "my_model.pt");
-  CHECK_THROWS_WITH(load("/nonexistent/x.pt"), Catch::Contains("open file failed"));
+  CHECK_THROWS_WITH(load("/nonexistent/x.pt"), Catch::Contains("No such file or directory"));
 }
 
 TEST_CASE("torch zip: data.pkl is byte-identical to torch.save's", "[serialize]") {
@@ -414,6 +415,33 @@ TEST_CASE("torch zip: files for the Python check", "[serialize]") {
   for (const char* name : {"state_dict.pt", "views.pt", "dtypes.pt", "nested.pt"}) {
     save(load(fixture(name)), (dir / name).string());
   }
+}
+
+TEST_CASE("torch zip: load(path, mmap=true) maps the storages copy-on-write", "[serialize]") {
+  const auto path = std::filesystem::temp_directory_path() / "tensorplay_torch_zip_mmap.pt";
+  std::filesystem::copy_file(fixture("views.pt"), path,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto file_bytes = [&] {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string before = file_bytes();
+  const int64_t live = MappedFile::live_mappings();
+  {
+    const IValue v = load(path.string(), /*mmap=*/true);
+    check_views(v);
+    CHECK(MappedFile::live_mappings() == live + 1);  // the storage holds the mapping
+    Tensor x = tensor(v, "x");
+    x.add_(1);  // private pages: the tensor changes, the file does not
+    CHECK(values(tensor(v, "s")) == std::vector<double>{7, 8, 11, 12});
+    CHECK_THROWS_WITH(x.resize_({100}), Catch::Contains("not resizable"));
+    // The default load copies: its storages are ordinary memory.
+    const IValue copied = load(path.string());
+    CHECK(values(tensor(copied, "s")) == std::vector<double>{6, 7, 10, 11});
+  }
+  CHECK(MappedFile::live_mappings() == live);
+  CHECK(file_bytes() == before);
+  std::filesystem::remove(path);
 }
 
 }  // namespace serialize_torch_zip_test

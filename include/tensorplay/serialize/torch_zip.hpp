@@ -30,8 +30,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <span>
 #include <string>
@@ -43,6 +41,7 @@
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/safe_math.hpp>
 #include <tensorplay/serialize/ivalue.hpp>
+#include <tensorplay/serialize/mapped_file.hpp>
 #include <tensorplay/serialize/pickle.hpp>
 #include <tensorplay/serialize/zip.hpp>
 
@@ -58,7 +57,9 @@ inline std::string trim(std::string s) {
   return s;
 }
 
-inline IValue read_torch_zip(const ZipReader& zip) {
+// `mapping`: the mapped file `zip` reads (load(path, mmap=true)); stored, aligned little-endian
+// records then back their storages in place instead of being copied.
+inline IValue read_torch_zip(const ZipReader& zip, const MappedFile* mapping = nullptr) {
   const auto& entries = zip.entries();
   TP_CHECK(!entries.empty(),
            "PytorchStreamReader failed reading zip archive: the archive is empty");
@@ -127,6 +128,18 @@ inline IValue read_torch_zip(const ZipReader& zip) {
     TP_CHECK_VALUE(entry.uncompressed_size >= nbytes, "storage record ", record, " has ",
                    static_cast<long long>(entry.uncompressed_size), " bytes, but its storage of ",
                    numel, " ", cls, " elements needs ", static_cast<long long>(nbytes));
+    const std::size_t item = itemsize(*dtype);
+    const bool in_place = mapping && entry.method == 0 && !big_endian && *dtype != DType::Bool &&
+                          entry.data_offset % item == 0;
+    if (in_place) {
+      (void)zip.stored_view(record);  // the CRC check
+      const int64_t one = 1;
+      Tensor flat = tensorplay::detail::make_tensor(
+          mapping->storage(static_cast<std::size_t>(entry.data_offset), nbytes), *dtype,
+          IntArrayRef(&numel, 1), IntArrayRef(&one, 1));
+      storages.emplace(key, flat);
+      return flat;
+    }
     Storage storage(use_byte_size, nbytes, getCPUAllocator(), /*resizable=*/true);
     if (entry.method == 0) {
       const auto view = zip.stored_view(record);
@@ -135,7 +148,6 @@ inline IValue read_torch_zip(const ZipReader& zip) {
       const std::string bytes = zip.read(record);
       if (nbytes) std::memcpy(storage.mutable_data(), bytes.data(), nbytes);
     }
-    const std::size_t item = itemsize(*dtype);
     if (big_endian && item > 1) {
       auto* p = static_cast<unsigned char*>(storage.mutable_data());
       for (std::size_t i = 0; i < nbytes; i += item) std::reverse(p + i, p + i + item);
@@ -218,13 +230,16 @@ inline void save(const IValue& value, const std::string& path) {
   serialize::detail::write_torch_zip(value, zip, archive);
 }
 
-// torch.load(path, map_location="cpu", weights_only=True): the whole file is read into memory.
-inline IValue load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  TP_CHECK(in.good(), "open file failed, file path: ", path);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  TP_CHECK(!in.bad(), "reading file failed, file path: ", path);
-  return pickle_load(bytes);
+// torch.load(path, map_location="cpu", weights_only=True, mmap=mmap). The file is mapped and read
+// in place. By default every storage is copied out of it into memory of its own (as torch 1.13
+// loads). With mmap (torch 2.1's torch.load(mmap=True)) the storages of stored, aligned records
+// point into a private copy-on-write mapping instead: no copy, pages read on first touch, writes
+// stay in this process (the file never changes), and the mapping lives while a tensor does.
+// Such storages cannot grow (resize_ raises, as torch's mmap-loaded ones).
+inline IValue load(const std::string& path, bool mmap = false) {
+  const MappedFile file = MappedFile::open(path, MapMode::CopyOnWrite);
+  const serialize::ZipReader zip(file.data(), file.size());
+  return serialize::detail::read_torch_zip(zip, mmap ? &file : nullptr);
 }
 
 }  // namespace tensorplay
