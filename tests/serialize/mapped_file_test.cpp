@@ -24,6 +24,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "serialize_test_util.hpp"
+
 #include <unistd.h>
 
 #include <cstdint>
@@ -41,27 +43,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// A fresh file under the temp dir, removed at scope exit.
-struct TempFile {
-  std::filesystem::path path;
-  explicit TempFile(const std::string& stem)
-      : path(std::filesystem::temp_directory_path() /
-             ("tp_mapped_" + std::to_string(::getpid()) + "_" + stem)) {
-    std::filesystem::remove(path);
-  }
-  ~TempFile() {
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
-  }
-  std::string str() const { return path.string(); }
-  void write(const std::string& bytes) const {
-    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-  }
-  std::string read() const {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-};
+using serialize_test::TempFile;
 
 std::string floats_bytes(const std::vector<float>& v) {
   return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));

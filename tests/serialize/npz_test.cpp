@@ -3,6 +3,8 @@
 // broken archives are typed errors.
 #include <catch2/catch.hpp>
 
+#include "serialize_test_util.hpp"
+
 #include <tensorplay/serialize/npz.hpp>
 #include <tensorplay/tensorplay.hpp>
 
@@ -10,17 +12,12 @@
 #include <fstream>
 #include <iterator>
 
-using namespace tensorplay;
-
 namespace serialize_npz_test {
 
-std::filesystem::path data_dir() {
-  return std::filesystem::path(__FILE__).parent_path() / "data" / "npz";
-}
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+using namespace tensorplay;
+using serialize_test::slurp;
+
+std::filesystem::path data_dir() { return serialize_test::data_dir("npz"); }
 std::vector<double> values(const Tensor& t) {
   const Tensor d = t.to(kDouble).contiguous();
   const auto* p = static_cast<const double*>(d.data_ptr());
@@ -42,10 +39,6 @@ void check_reference(const std::map<std::string, Tensor>& a) {
   CHECK(a.at("ft").strides().vec() == std::vector<int64_t>{1, 2});  // Fortran order
   CHECK(values(a.at("ft")) == std::vector<double>{0, 1, 2, 3, 4, 5});
 }
-
-}  // namespace serialize_npz_test
-
-using namespace serialize_npz_test;
 
 TEST_CASE("npz: np.savez's archive loads", "[serialize]") {
   check_reference(numpy::load_npz((data_dir() / "plain.npz").string()));
@@ -111,3 +104,5 @@ TEST_CASE("npz: members that are not arrays, broken members and archives", "[ser
   const std::string good = slurp(data_dir() / "plain.npz");
   CHECK_THROWS_AS(numpy::load_npz_bytes(std::string_view(good).substr(0, good.size() / 2)), Error);
 }
+
+}  // namespace serialize_npz_test

@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "serialize_test_util.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -27,17 +29,10 @@ using namespace std::string_literals;
 
 namespace {
 
-std::filesystem::path data_dir() {
-  return std::filesystem::path(__FILE__).parent_path() / "data" / "npy";
-}
+using serialize_test::slurp;
+std::filesystem::path data_dir() { return serialize_test::data_dir("npy"); }
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  REQUIRE(f.good());
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-std::string ref_file(const std::string& name) { return read_file(data_dir() / (name + ".npy")); }
+std::string ref_file(const std::string& name) { return slurp(data_dir() / (name + ".npy")); }
 
 struct Code {
   const char* code;
@@ -311,7 +306,7 @@ TEST_CASE("numpy: save and load through a file", "[serialize]") {
   const auto path = std::filesystem::temp_directory_path() / "tensorplay_numpy_test_hC.npy";
   const Tensor t = make_pattern(kHalf, {2, 3, 4}, {1, 2, 6});
   numpy::save(path.string(), t);
-  CHECK(read_file(path) == ref_file("f_f2"));
+  CHECK(slurp(path) == ref_file("f_f2"));
   const Tensor back = numpy::load(path.string());
   CHECK(vec(back.strides()) == std::vector<int64_t>{1, 2, 6});
   check_values(back);

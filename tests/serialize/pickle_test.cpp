@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "serialize_test_util.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -29,10 +31,7 @@ using namespace std::string_literals;
 namespace {
 
 std::string slurp(const std::string& name) {
-  std::ifstream in(std::filesystem::path(__FILE__).parent_path() / "data" / "torchzip" / name,
-                   std::ios::binary);
-  REQUIRE(in.good());
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return serialize_test::slurp(serialize_test::data_dir("torchzip") / name);
 }
 
 std::string bin(std::initializer_list<int> bytes) {

@@ -15,6 +15,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "serialize_test_util.hpp"
+
 #include <unistd.h>
 
 #include <cstdint>
@@ -34,28 +36,11 @@ using Catch::Matchers::Contains;
 
 namespace {
 
+using serialize_test::TempFile;
+
 const std::filesystem::path kData = std::filesystem::path(__FILE__).parent_path() / "data";
 
-std::string read_bytes(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  REQUIRE(in.good());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-struct TempFile {
-  std::filesystem::path path;
-  explicit TempFile(const std::string& stem)
-      : path(std::filesystem::temp_directory_path() /
-             ("tp_safetensors_" + std::to_string(::getpid()) + "_" + stem)) {}
-  ~TempFile() {
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
-  }
-  std::string str() const { return path.string(); }
-  void write(const std::string& bytes) const {
-    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-  }
-};
+using serialize_test::slurp;
 
 std::string from_ints(std::initializer_list<int> bytes) {
   std::string s;
@@ -150,8 +135,8 @@ TEST_CASE("safetensors: files laid out from torch's tensors, read and rewritten 
   CHECK(st::safe_open(all.string()).metadata() ==
         std::map<std::string, std::string>{{"format", "pt"}});
   // The writer's order (dtype order descending, then name) and JSON are the reference's.
-  CHECK(st::save(all_dtypes(), {{"format", "pt"}}) == read_bytes(all));
-  CHECK(st::save(loaded, {{"format", "pt"}}) == read_bytes(all));
+  CHECK(st::save(all_dtypes(), {{"format", "pt"}}) == slurp(all));
+  CHECK(st::save(loaded, {{"format", "pt"}}) == slurp(all));
 
   const std::filesystem::path shapes = kData / "safetensors" / "shapes.safetensors";
   const auto s = st::load_file(shapes.string());
@@ -162,7 +147,7 @@ TEST_CASE("safetensors: files laid out from torch's tensors, read and rewritten 
   CHECK(s.at("a.weight").dtype() == kLong);
   CHECK(s.at("a.weight").index({1, 0}).item<int64_t>() == 3);
   CHECK(s.at("caf\xC3\xA9").item<int64_t>() == 7);
-  CHECK(st::save(s) == read_bytes(shapes));
+  CHECK(st::save(s) == slurp(shapes));
   CHECK(st::safe_open(shapes.string()).metadata().empty());
 }
 
@@ -184,7 +169,7 @@ TEST_CASE("safetensors: round trips of every dtype, views, 0-d, empty, metadata"
 
   TempFile f("roundtrip");
   st::save_file(tensors, f.str(), metadata);
-  CHECK(read_bytes(f.path) == bytes);
+  CHECK(slurp(f.path) == bytes);
   check_same(st::load_file(f.str()), tensors);
   const auto opened = st::safe_open(f.str());
   CHECK(opened.metadata() == metadata);
@@ -232,7 +217,7 @@ TEST_CASE("safetensors: read-only loads refuse writes; writable loads copy on wr
           "[serialize]") {
   TempFile f("writable");
   st::save_file({{"w", ones({2, 2})}}, f.str());
-  const std::string original = read_bytes(f.path);
+  const std::string original = slurp(f.path);
   const std::string msg =
       "cannot write to a read-only tensor: its storage is a read-only memory mapping (load it "
       "writable, or clone() it)";
@@ -252,7 +237,7 @@ TEST_CASE("safetensors: read-only loads refuse writes; writable loads copy on wr
     w.index_put_({0, 0}, 9);
     CHECK(w.sum().item<float>() == 24.0f);
   }
-  CHECK(read_bytes(f.path) == original);
+  CHECK(slurp(f.path) == original);
   CHECK(st::load_file(f.str()).at("w").sum().item<float>() == 4.0f);
 }
 

@@ -14,6 +14,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "serialize_test_util.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -31,7 +33,7 @@ using namespace std::string_literals;
 namespace {
 
 std::string fixture(const std::string& name) {
-  return (std::filesystem::path(__FILE__).parent_path() / "data" / "torchzip" / name).string();
+  return (serialize_test::data_dir("torchzip") / name).string();
 }
 
 // Element `index` (row-major over the tensor's own sizes) as a double, read through its strides.
@@ -408,13 +410,18 @@ TEST_CASE("torch zip: hostile archives are typed errors", "[serialize]") {
 
 // Files for check_torchzip.py: torch.load must read what tensorplay writes.
 TEST_CASE("torch zip: files for the Python check", "[serialize]") {
+  // Written to TENSORPLAY_SERIALIZE_OUT for check_torchzip.py (CTest serialize_interchange), else
+  // to a scratch folder; each must load back here too.
   const char* out = std::getenv("TENSORPLAY_SERIALIZE_OUT");
-  if (!out) return;
-  const std::filesystem::path dir(out);
+  const std::filesystem::path dir =
+      out ? std::filesystem::path(out) : std::filesystem::temp_directory_path() / "tp_torch_out";
   std::filesystem::create_directories(dir);
   for (const char* name : {"state_dict.pt", "views.pt", "dtypes.pt", "nested.pt"}) {
     save(load(fixture(name)), (dir / name).string());
   }
+  check_views(load((dir / "views.pt").string()));
+  check_dtypes(load((dir / "dtypes.pt").string()));
+  if (!out) std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("torch zip: load(path, mmap=true) maps the storages copy-on-write", "[serialize]") {
