@@ -72,8 +72,31 @@ def load_file(filename, device="cpu"):
     return _C._safetensors_load_file(os.fsdecode(filename), _C.device(device))
 
 
+_FORMAT_DTYPES = {"bool": "BOOL", "uint8": "U8", "int8": "I8", "int16": "I16", "int32": "I32",
+                  "int64": "I64", "float16": "F16", "bfloat16": "BF16", "float32": "F32",
+                  "float64": "F64"}
+
+
+class _SafeSlice:
+    """What ``safe_open.get_slice`` returns: the tensor's shape and dtype, and slices of it."""
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def get_shape(self):
+        return list(self._tensor.shape)
+
+    def get_dtype(self):
+        return _FORMAT_DTYPES[str(self._tensor.dtype).split(".")[-1]]
+
+    def __getitem__(self, index):
+        # A tensor of its own, as safetensors' slices are (the mapped tensor is read-only).
+        return self._tensor[index].clone()
+
+
 class safe_open:
-    """Lazy access to a safetensors file: ``keys()``, ``get_tensor(name)``, ``metadata()``."""
+    """Lazy access to a safetensors file: ``keys()``, ``get_tensor(name)``, ``get_slice(name)``,
+    ``metadata()``."""
 
     def __init__(self, filename, framework="pt", device="cpu"):
         if framework not in ("pt", "torch", "tp", "tensorplay"):
@@ -98,6 +121,9 @@ class safe_open:
 
     def get_tensor(self, name):
         return self._open().get_tensor(name)
+
+    def get_slice(self, name):
+        return _SafeSlice(self._open().get_tensor(name))
 
     def metadata(self):
         return self._open().metadata()

@@ -173,6 +173,13 @@ class SafetensorsTest(unittest.TestCase):
             self.assertEqual(f.keys(), sorted(tensors))
             self.assertEqual(f.metadata(), {"format": "pt"})
             self.assertTrue(tp.equal(f.get_tensor("int64"), tensors["int64"]))
+            part = f.get_slice("float32")
+            self.assertEqual((part.get_shape(), part.get_dtype()), ([2, 3], "F32"))
+            self.assertEqual(f.get_slice("bfloat16").get_dtype(), "BF16")
+            row = part[1, 1:]
+            self.assertEqual(row.tolist(), [5.0, 1.0])
+            row.add_(1)  # a tensor of its own, writable
+            self.assertEqual(f.get_tensor("float32")[1, 1:].tolist(), [5.0, 1.0])
 
     def test_mapped_tensors_are_read_only(self):
         st.save_file({"w": tp.arange(6.0)}, self.path)
