@@ -58,26 +58,6 @@ double value(DType dt, int64_t i) {
   }
 }
 
-double read_elem(const char* p, DType dt) {
-  switch (dt) {
-    case kBool: {
-      uint8_t b;
-      std::memcpy(&b, p, 1);
-      REQUIRE(b <= 1);  // a valid bool object
-      return b;
-    }
-    case kByte: return *reinterpret_cast<const uint8_t*>(p);
-    case kChar: return *reinterpret_cast<const int8_t*>(p);
-    case kShort: return *reinterpret_cast<const int16_t*>(p);
-    case kInt: return *reinterpret_cast<const int32_t*>(p);
-    case kLong: return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
-    case kHalf: return static_cast<float>(*reinterpret_cast<const Half*>(p));
-    case kFloat: return *reinterpret_cast<const float*>(p);
-    case kDouble: return *reinterpret_cast<const double*>(p);
-    default: FAIL("unexpected dtype"); return 0;
-  }
-}
-
 void write_elem(char* p, DType dt, double v) {
   switch (dt) {
     case kBool: *reinterpret_cast<bool*>(p) = v != 0; break;
@@ -93,24 +73,12 @@ void write_elem(char* p, DType dt, double v) {
   }
 }
 
-// The address of the element at C-order position `linear`, through the tensor's strides.
-const char* elem_ptr(const Tensor& t, int64_t linear) {
-  const auto sizes = t.sizes();
-  const auto strides = t.strides();
-  int64_t off = 0;
-  for (std::size_t d = sizes.size(); d-- > 0;) {
-    off += (linear % sizes[d]) * strides[d];
-    linear /= sizes[d];
-  }
-  return static_cast<const char*>(t.data_ptr()) + off * static_cast<int64_t>(t.element_size());
-}
-
 // Every element equals value(dtype, base_index(C position)).
 template <class F>
 void check_values(const Tensor& t, F base_index) {
   for (int64_t i = 0; i < t.numel(); ++i) {
     INFO("element " << i);
-    CHECK(read_elem(elem_ptr(t, i), t.dtype()) == value(t.dtype(), base_index(i)));
+    CHECK(serialize_test::element(t, i) == value(t.dtype(), base_index(i)));
   }
 }
 void check_values(const Tensor& t) {
@@ -122,7 +90,7 @@ Tensor make_pattern(DType dt, std::vector<int64_t> sizes, std::vector<int64_t> s
   if (strides.empty()) strides = SizesAndStrides::compute_contiguous_strides(sizes);
   Tensor t = empty_strided<>(sizes, strides, TensorOptions().dtype(dt));
   for (int64_t i = 0; i < t.numel(); ++i) {
-    write_elem(const_cast<char*>(elem_ptr(t, i)), dt, value(dt, i));
+    write_elem(const_cast<char*>(serialize_test::element_ptr(t, i)), dt, value(dt, i));
   }
   return t;
 }
@@ -209,7 +177,7 @@ TEST_CASE("numpy: 0-d, empty, 1-d, non-contiguous and many-dim files", "[seriali
   check_values(s);
   const Tensor b = numpy::load_bytes(ref_file("scalar_b1"));
   CHECK(b.dim() == 0);
-  CHECK(read_elem(static_cast<const char*>(b.data_ptr()), kBool) == 1);
+  CHECK(serialize_test::element(b, 0) == 1);
 
   const Tensor e = numpy::load_bytes(ref_file("empty_f4"));
   CHECK(vec(e.sizes()) == std::vector<int64_t>{0, 3});

@@ -36,33 +36,11 @@ std::string fixture(const std::string& name) {
   return (serialize_test::data_dir("torchzip") / name).string();
 }
 
-// Element `index` (row-major over the tensor's own sizes) as a double, read through its strides.
-double at(const Tensor& t, int64_t index) {
-  int64_t offset = t.storage_offset();
-  for (int64_t d = t.dim() - 1; d >= 0; --d) {
-    offset += (index % t.size(d)) * t.stride(d);
-    index /= t.size(d);
-  }
-  const auto* base = static_cast<const char*>(t.storage().data());
-  const auto* p = base + offset * t.element_size();
-  switch (t.dtype()) {
-    case kBool: return *reinterpret_cast<const bool*>(p) ? 1 : 0;
-    case kByte: return *reinterpret_cast<const uint8_t*>(p);
-    case kChar: return *reinterpret_cast<const int8_t*>(p);
-    case kShort: return *reinterpret_cast<const int16_t*>(p);
-    case kInt: return *reinterpret_cast<const int32_t*>(p);
-    case kLong: return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
-    case kHalf: return static_cast<float>(*reinterpret_cast<const Half*>(p));
-    case kBFloat16: return static_cast<float>(*reinterpret_cast<const BFloat16*>(p));
-    case kFloat: return *reinterpret_cast<const float*>(p);
-    case kDouble: return *reinterpret_cast<const double*>(p);
-  }
-  return 0;
-}
+using serialize_test::element;
 
 std::vector<double> values(const Tensor& t) {
   std::vector<double> out;
-  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(at(t, i));
+  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(element(t, i));
   return out;
 }
 
@@ -131,7 +109,7 @@ void check_dtypes(const IValue& v) {
   CHECK(nc.storage().nbytes() == 24 * 4);
   for (int64_t i = 0; i < 4; ++i) {
     for (int64_t j = 0; j < 2; ++j) {
-      for (int64_t k = 0; k < 2; ++k) CHECK(at(nc, i * 4 + j * 2 + k) == j * 12 + 2 * k * 4 + i);
+      for (int64_t k = 0; k < 2; ++k) CHECK(element(nc, i * 4 + j * 2 + k) == j * 12 + 2 * k * 4 + i);
     }
   }
   CHECK(tensor(v, "empty").sizes() == IntArrayRef({0, 3}));
