@@ -109,7 +109,8 @@ void check_dtypes(const IValue& v) {
   CHECK(nc.storage().nbytes() == 24 * 4);
   for (int64_t i = 0; i < 4; ++i) {
     for (int64_t j = 0; j < 2; ++j) {
-      for (int64_t k = 0; k < 2; ++k) CHECK(element(nc, i * 4 + j * 2 + k) == j * 12 + 2 * k * 4 + i);
+      for (int64_t k = 0; k < 2; ++k)
+        CHECK(element(nc, i * 4 + j * 2 + k) == j * 12 + 2 * k * 4 + i);
     }
   }
   CHECK(tensor(v, "empty").sizes() == IntArrayRef({0, 3}));
