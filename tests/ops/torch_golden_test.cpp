@@ -2,8 +2,10 @@
 // (data/make_torch_golden.py -> data/torch_golden.safetensors): index families, shape ops,
 // data-dependent ops, einsum, cdist and nn::functional. Each case runs the call torch ran on the
 // same inputs and compares every output (dtype, shape, values) and, where the case has them, the
-// gradients of (out0 * w).sum() with respect to the inputs torch differentiated. The table below
-// and the generator's name the same cases; a case on one side only fails the test.
+// gradients of (out0 * w).sum() with respect to the inputs torch differentiated, once with
+// contiguous inputs and once with the same values in strided ones. Cases also cover every dtype
+// (forward) of the index and shape ops, and empty and 0-d inputs. The table below and the
+// generator name the same cases; a case on one side only fails the test.
 #include <tensorplay/nn/functional.hpp>
 #include <tensorplay/serialize/safetensors.hpp>
 #include <tensorplay/tensorplay.hpp>
@@ -210,7 +212,49 @@ std::map<std::string, Fn> cases() {
   });
   add("cosine_similarity", [](In i) { return outs(tp::cosine_similarity(i[0], i[1], 1)); });
   add("normalize.p1_dim0", [](In i) { return outs(tp::normalize(i[0], 1.0, 0)); });
+  // ---- every dtype (forward), empty and 0-d inputs ----
+  for (const char* n : {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+                        "float32", "float64"}) {
+    const std::string d = std::string("dtype.") + n + ".";
+    add(d + "gather", [](In i) { return outs(tp::gather(i[0], 1, i[1])); });
+    add(d + "index_select", [](In i) { return outs(tp::index_select(i[0], 0, i[1])); });
+    add(d + "take", [](In i) { return outs(tp::take(i[0], i[1])); });
+    add(d + "masked_select", [](In i) { return outs(tp::masked_select(i[0], i[1])); });
+    add(d + "flip_roll", [](In i) { return outs(tp::roll(tp::flip(i[0], {1}), 2, 2)); });
+    add(d + "tril", [](In i) { return outs(tp::tril(i[0], 1)); });
+    add(d + "repeat_interleave", [](In i) { return outs(tp::repeat_interleave(i[0], i[1], 1)); });
+    add(d + "nonzero", [](In i) { return outs(tp::nonzero(i[0])); });
+    add(d + "index_fill", [](In i) { return outs(tp::index_fill(i[0], 1, i[1], 1)); });
+    const std::string_view sv(n);
+    if (sv != "bool" && sv != "float16" && sv != "bfloat16") {
+      add(d + "scatter_add", [](In i) { return outs(tp::scatter_add(i[0], 1, i[1], i[2])); });
+      add(d + "unique", [](In i) { return outs(tp::unique(i[0], true, true, true)); });
+    }
+  }
+  add("empty.gather", [](In i) { return outs(tp::gather(i[0], 1, i[1])); });
+  add("empty.index_select", [](In i) { return outs(tp::index_select(i[0], 0, i[1])); });
+  add("empty.nonzero", [](In i) { return outs(tp::nonzero(i[0])); });
+  add("empty.unique", [](In i) { return outs(tp::unique(i[0], true, true, true)); });
+  add("empty.cdist", [](In i) { return outs(tp::cdist(i[0], i[1])); });
+  add("empty.masked_select", [](In i) { return outs(tp::masked_select(i[0], i[1])); });
+  add("0d.gather", [](In i) { return outs(tp::gather(i[0], 0, i[1])); });
+  add("0d.take", [](In i) { return outs(tp::take(i[0], i[1])); });
+  add("0d.index_select", [](In i) { return outs(tp::index_select(i[0], 0, i[1])); });
+  add("0d.nonzero", [](In i) { return outs(tp::nonzero(i[0])); });
+  add("0d.flip", [](In i) { return outs(tp::flip(i[0], {0})); });
+  add("0d.masked_select", [](In i) { return outs(tp::masked_select(i[0], i[1])); });
   return c;
+}
+
+// The same values in a tensor that is not contiguous: every other element of a buffer twice as
+// long in the last dim (0-d and empty tensors are returned as copies).
+Tensor strided_copy(const Tensor& t) {
+  if (t.dim() == 0 || t.numel() == 0) return t.clone();
+  std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
+  sizes.back() *= 2;
+  Tensor v = tp::empty(sizes, t.options()).slice(-1, 0, sizes.back(), 2);
+  v.copy_(t);
+  return v;
 }
 
 // Same dtype and shape; integers and bools exactly, floats to rounding (NaN matches NaN).
@@ -244,40 +288,44 @@ TEST_CASE("ops against torch 1.13: outputs and gradients of the ops issue's ops"
   }
   int checked = 0;
   for (const auto& [name, fn] : table) {
-    INFO("case " << name);
-    REQUIRE(in_file.count(name) == 1);
-    const auto get = [&](const std::string& key) -> const Tensor* {
-      const auto it = file.find(name + "." + key);
-      return it == file.end() ? nullptr : &it->second;
-    };
-    std::vector<Tensor> inputs;
-    for (int k = 0; const Tensor* t = get("in" + std::to_string(k)); ++k) {
-      // A copy that owns its bytes (the file is a read-only mapping), requiring grad where
-      // torch's did.
-      inputs.push_back(t->clone().requires_grad_(get("grad" + std::to_string(k)) != nullptr));
-    }
-    const Outs got = fn(inputs);
-    std::size_t nout = 0;
-    while (get("out" + std::to_string(nout)) != nullptr) ++nout;
-    REQUIRE(got.size() == nout);
-    for (std::size_t k = 0; k < nout; ++k) {
-      check_same(got[k].detach(), *get("out" + std::to_string(k)), "out" + std::to_string(k));
-    }
-    if (const Tensor* w = get("w")) {
-      got[0].mul(*w).sum().backward();
-      for (std::size_t k = 0; k < inputs.size(); ++k) {
-        if (const Tensor* g = get("grad" + std::to_string(k))) {
-          REQUIRE(inputs[k].grad().defined());
-          // torch 1.13's hardsigmoid_backward scales a double gradient by the float
-          // constant 1.0f / 6.0f (relative error ~1e-8); ours divides by 6 exactly.
-          check_same(inputs[k].grad(), *g, "grad" + std::to_string(k),
-                     name == "act.hardsigmoid" ? 1e-7 : 1e-9);
+    for (bool contiguous : {true, false}) {
+      INFO("case " << name << (contiguous ? "" : ", non-contiguous inputs"));
+      REQUIRE(in_file.count(name) == 1);
+      const auto get = [&](const std::string& key) -> const Tensor* {
+        const auto it = file.find(name + "." + key);
+        return it == file.end() ? nullptr : &it->second;
+      };
+      std::vector<Tensor> inputs;
+      for (int k = 0; const Tensor* t = get("in" + std::to_string(k)); ++k) {
+        // A copy that owns its bytes (the file is a read-only mapping), requiring grad where
+        // torch's did.
+        Tensor x = contiguous ? t->clone() : strided_copy(*t);
+        if (!contiguous && t->dim() > 0 && t->numel() > 1) REQUIRE_FALSE(x.is_contiguous());
+        inputs.push_back(x.requires_grad_(get("grad" + std::to_string(k)) != nullptr));
+      }
+      const Outs got = fn(inputs);
+      std::size_t nout = 0;
+      while (get("out" + std::to_string(nout)) != nullptr) ++nout;
+      REQUIRE(got.size() == nout);
+      for (std::size_t k = 0; k < nout; ++k) {
+        check_same(got[k].detach(), *get("out" + std::to_string(k)), "out" + std::to_string(k));
+      }
+      if (const Tensor* w = get("w")) {
+        got[0].mul(*w).sum().backward();
+        for (std::size_t k = 0; k < inputs.size(); ++k) {
+          if (const Tensor* g = get("grad" + std::to_string(k))) {
+            REQUIRE(inputs[k].grad().defined());
+            // torch 1.13's hardsigmoid_backward scales a double gradient by the float
+            // constant 1.0f / 6.0f (relative error ~1e-8); ours divides by 6 exactly.
+            check_same(inputs[k].grad(), *g, "grad" + std::to_string(k),
+                       name == "act.hardsigmoid" ? 1e-7 : 1e-9);
+          }
         }
       }
+      ++checked;
     }
-    ++checked;
   }
-  CHECK(checked == 129);
+  CHECK(checked == 2 * 245);
 }
 
 }  // namespace ops_torch_golden_test

@@ -238,7 +238,61 @@ case("cosine_similarity", [f64(3, 5), f64(3, 5)], lambda a, b: F.cosine_similari
      [0, 1])
 case("normalize.p1_dim0", [f64(3, 4)], lambda x: F.normalize(x, p=1.0, dim=0), [0])
 
-ST = {torch.float64: "F64", torch.float32: "F32", torch.int64: "I64", torch.int32: "I32",
+# ---- every dtype (forward), empty and 0-d inputs ---------------------------------------------
+DTYPES = {"bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16,
+          "int32": torch.int32, "int64": torch.int64, "float16": torch.float16,
+          "bfloat16": torch.bfloat16, "float32": torch.float32, "float64": torch.float64}
+
+
+def of(dt, *shape):
+    return (torch.randn(*shape) * 4).to(dt) if dt != torch.bool else torch.rand(*shape) > 0.5
+
+
+for n, dt in DTYPES.items():
+    case(f"dtype.{n}.gather", [of(dt, 3, 4), I(0, 4, (3, 2))], lambda x, i: x.gather(1, i))
+    case(f"dtype.{n}.index_select", [of(dt, 4, 3), li(3, 0, 3)],
+         lambda x, i: x.index_select(0, i))
+    case(f"dtype.{n}.take", [of(dt, 3, 4), li(0, -1, 7)], lambda x, i: x.take(i))
+    case(f"dtype.{n}.masked_select", [of(dt, 3, 4), torch.rand(3, 4) > 0.5],
+         lambda x, m: x.masked_select(m))
+    case(f"dtype.{n}.flip_roll", [of(dt, 2, 3, 4)], lambda x: x.flip((1,)).roll(2, 2))
+    case(f"dtype.{n}.tril", [of(dt, 3, 4)], lambda x: x.tril(1))
+    case(f"dtype.{n}.repeat_interleave", [of(dt, 2, 3), li(2, 0, 1)],
+         lambda x, r: x.repeat_interleave(r, dim=1))
+    case(f"dtype.{n}.nonzero", [of(dt, 3, 4)], lambda x: x.nonzero())
+    case(f"dtype.{n}.index_fill", [of(dt, 3, 4), li(2, 0)], lambda x, i: x.index_fill(1, i, 1))
+    if dt not in (torch.bool, torch.float16, torch.bfloat16):
+        case(f"dtype.{n}.scatter_add", [of(dt, 3, 4), I(0, 4, (3, 5)), of(dt, 3, 5)],
+             lambda s, i, src: s.scatter_add(1, i, src))
+    if dt not in (torch.bool, torch.float16, torch.bfloat16):
+        case(f"dtype.{n}.unique", [of(dt, 9)],
+             lambda x: torch.unique(x, return_inverse=True, return_counts=True))
+case("empty.gather", [f64(3, 4), torch.zeros(3, 0, dtype=torch.int64)],
+     lambda x, i: x.gather(1, i), [0])
+case("empty.index_select", [f64(0, 3), torch.zeros(0, dtype=torch.int64)],
+     lambda x, i: x.index_select(0, i), [0])
+case("empty.nonzero", [torch.zeros(3, 0, dtype=torch.int64)], lambda x: x.nonzero())
+case("empty.unique", [torch.zeros(0, dtype=torch.int64)],
+     lambda x: torch.unique(x, return_inverse=True, return_counts=True))
+case("empty.cdist", [f64(0, 3), f64(4, 3)], lambda a, b: torch.cdist(a, b), [0, 1])
+case("empty.masked_select", [f64(2, 3), torch.zeros(2, 3, dtype=torch.bool)],
+     lambda x, m: x.masked_select(m), [0])
+case("0d.gather", [torch.tensor(2.5, dtype=torch.float64), torch.tensor(0)],
+     lambda x, i: x.gather(0, i), [0])
+case("0d.take", [f64(2, 3), torch.tensor(4)], lambda x, i: x.take(i), [0])
+# (forward only: torch 1.13's index_select backward of a 0-d input raises "Dimension specified as
+# 0 but tensor has no dimensions"; one index, since torch 1.13 returns a 0-d tensor for [0, 0]
+# where later torch and tensorplay raise "Index to scalar can have only 1 value")
+case("0d.index_select", [torch.tensor(1.5, dtype=torch.float64), li(0)],
+     lambda x, i: x.index_select(0, i))
+case("0d.nonzero", [torch.tensor(3)], lambda x: x.nonzero())
+case("0d.flip", [torch.tensor(2.0, dtype=torch.float64)], lambda x: x.flip((0,)), [0])
+case("0d.masked_select", [torch.tensor(2.0, dtype=torch.float64), torch.tensor([True, False,
+                                                                                True])],
+     lambda x, m: x.masked_select(m), [0])
+
+ST = {torch.float64: "F64", torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16",
+      torch.int64: "I64", torch.int32: "I32", torch.int16: "I16", torch.int8: "I8",
       torch.bool: "BOOL", torch.uint8: "U8"}
 
 
@@ -264,8 +318,10 @@ def main():
     header, blobs, offset = {}, [], 0
     for key in sorted(tensors):
         t = tensors[key].contiguous()
+        if t.dtype == torch.bfloat16:  # numpy has no bfloat16: its bytes as int16
+            t = t.view(torch.int16)
         data = t.numpy().tobytes() if t.numel() else b""
-        header[key] = {"dtype": ST[t.dtype], "shape": list(t.shape),
+        header[key] = {"dtype": ST[tensors[key].dtype], "shape": list(t.shape),
                        "data_offsets": [offset, offset + len(data)]}
         blobs.append(data)
         offset += len(data)
