@@ -228,27 +228,27 @@ void register_nn_functional(PyObject* m) {
                  return tensorplay::bilinear(x1, x2, w, b);
                }));
   // The int-list padding first: a str never probes as one.
-#define TP_NN_CONV_(N)                                                                           \
-  Registry::function(                                                                            \
-      m, "conv" #N "d",                                                                          \
-      overload("input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",            \
-               [](const Tensor& x, const Tensor& w, const OptTensor& b, IntArrayRef stride,      \
-                  IntArrayRef padding, IntArrayRef dilation, int64_t groups) {                   \
-                 return tensorplay::conv##N##d(x, w, b, stride, padding, dilation, groups);      \
-               }),                                                                               \
-      overload("input, weight, bias=None, stride=1, padding='valid', dilation=1, groups=1",      \
-               [](const Tensor& x, const Tensor& w, const OptTensor& b, IntArrayRef stride,      \
-                  std::string_view padding, IntArrayRef dilation, int64_t groups) {              \
-                 return tensorplay::conv##N##d(x, w, b, stride, padding, dilation, groups);      \
-               }));                                                                              \
-  Registry::function(m, "conv_transpose" #N "d",                                                 \
+#define TP_NN_CONV_(N)                                                                            \
+  Registry::function(                                                                             \
+      m, "conv" #N "d",                                                                           \
+      overload("input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",             \
+               [](const Tensor& x, const Tensor& w, const OptTensor& b, IntArrayRef stride,       \
+                  IntArrayRef padding, IntArrayRef dilation, int64_t groups) {                    \
+                 return tensorplay::conv##N##d(x, w, b, stride, padding, dilation, groups);       \
+               }),                                                                                \
+      overload("input, weight, bias=None, stride=1, padding='valid', dilation=1, groups=1",       \
+               [](const Tensor& x, const Tensor& w, const OptTensor& b, IntArrayRef stride,       \
+                  std::string_view padding, IntArrayRef dilation, int64_t groups) {               \
+                 return tensorplay::conv##N##d(x, w, b, stride, padding, dilation, groups);       \
+               }));                                                                               \
+  Registry::function(m, "conv_transpose" #N "d",                                                  \
                      overload("input, weight, bias=None, stride=1, padding=0, output_padding=0, " \
-                              "groups=1, dilation=1",                                            \
-                              [](const Tensor& x, const Tensor& w, const OptTensor& b,           \
-                                 IntArrayRef stride, IntArrayRef padding, IntArrayRef out_pad,   \
-                                 int64_t groups, IntArrayRef dilation) {                         \
-                                return tensorplay::conv_transpose##N##d(                         \
-                                    x, w, b, stride, padding, out_pad, groups, dilation);        \
+                              "groups=1, dilation=1",                                             \
+                              [](const Tensor& x, const Tensor& w, const OptTensor& b,            \
+                                 IntArrayRef stride, IntArrayRef padding, IntArrayRef out_pad,    \
+                                 int64_t groups, IntArrayRef dilation) {                          \
+                                return tensorplay::conv_transpose##N##d(                          \
+                                    x, w, b, stride, padding, out_pad, groups, dilation);         \
                               }))
   TP_NN_CONV_(1);
   TP_NN_CONV_(2);
@@ -265,6 +265,14 @@ void register_nn_functional(PyObject* m) {
                                                             ceil);
                }));
   Registry::function(
+      m, "max_pool3d_with_indices",
+      overload("input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False",
+               [](const Tensor& x, IntArrayRef k, const OptInts& s, IntArrayRef p, IntArrayRef d,
+                  bool ceil) {
+                 return tensorplay::max_pool3d_with_indices(x, k, s.value_or(IntArrayRef()), p, d,
+                                                            ceil);
+               }));
+  Registry::function(
       m, "max_pool1d_with_indices",
       overload("input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False",
                [](const Tensor& x, IntArrayRef k, const OptInts& s, IntArrayRef p, IntArrayRef d,
@@ -278,6 +286,14 @@ void register_nn_functional(PyObject* m) {
                               [](const Tensor& x, IntArrayRef k, const OptInts& s, IntArrayRef p,
                                  bool ceil, bool include, OptInt divisor) {
                                 return tensorplay::avg_pool2d(x, k, s.value_or(IntArrayRef()), p,
+                                                              ceil, include, divisor);
+                              }));
+  Registry::function(m, "avg_pool3d",
+                     overload("input, kernel_size, stride=None, padding=0, ceil_mode=False, "
+                              "count_include_pad=True, divisor_override=None",
+                              [](const Tensor& x, IntArrayRef k, const OptInts& s, IntArrayRef p,
+                                 bool ceil, bool include, OptInt divisor) {
+                                return tensorplay::avg_pool3d(x, k, s.value_or(IntArrayRef()), p,
                                                               ceil, include, divisor);
                               }));
   Registry::function(m, "avg_pool1d",
@@ -299,6 +315,14 @@ void register_nn_functional(PyObject* m) {
   Registry::function(m, "adaptive_max_pool2d",
                      overload("input, output_size", [](const Tensor& x, IntArrayRef size) {
                        return tensorplay::adaptive_max_pool2d(x, size);
+                     }));
+  Registry::function(m, "adaptive_avg_pool3d",
+                     overload("input, output_size", [](const Tensor& x, IntArrayRef size) {
+                       return tensorplay::adaptive_avg_pool3d(x, size);
+                     }));
+  Registry::function(m, "adaptive_max_pool3d",
+                     overload("input, output_size", [](const Tensor& x, IntArrayRef size) {
+                       return tensorplay::adaptive_max_pool3d(x, size);
                      }));
   Registry::function(m, "adaptive_max_pool1d",
                      overload("input, output_size", [](const Tensor& x, IntArrayRef size) {

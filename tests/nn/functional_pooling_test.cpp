@@ -1,5 +1,5 @@
-// Pooling (nn/functional/pooling.hpp): max_pool1d/2d with indices, avg_pool1d/2d,
-// adaptive_avg/max_pool1d/2d against loops over the windows written in the test, node names,
+// Pooling (nn/functional/pooling.hpp): max_pool1d/2d/3d with indices, avg_pool1d/2d/3d,
+// adaptive_avg/max_pool1d/2d/3d against loops over the windows written in the test, node names,
 // gradcheck (second order for the averages), layouts, dtypes and every error path.
 #include <tensorplay/tensorplay.hpp>
 
@@ -53,6 +53,32 @@ double max_of(const std::vector<double>& v, Win, Win) {
 }
 
 }  // namespace
+
+// The error message f throws, or "no error".
+std::string message(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// gradcheck of f at `in`, and of its gradient (second order: the gradient is linear in the
+// incoming gradient, which is an input here).
+void check_first_and_second_order(const std::function<Tensor(const std::vector<Tensor>&)>& f,
+                                  const Tensor& in) {
+  using Ts = std::vector<Tensor>;
+  CHECK(autograd::gradcheck(f, {in}));
+  const Tensor g = randn(f({in}).sizes(), dtype(kDouble)).requires_grad_();
+  CHECK(autograd::gradcheck(
+      [&](const Ts& v) {
+        AutoGradMode on(true);
+        const Ts gs = autograd::grad({f({v[0]}).mul(v[1]).sum()}, {v[0]}, {}, true, true);
+        return gs[0].square().sum();
+      },
+      {in, g}));
+}
 
 TEST_CASE("max_pool2d matches the definition, indices address the maxima", "[nn][pool]") {
   const Tensor x = randn({2, 3, 9, 8}, dtype(kDouble));
@@ -161,16 +187,7 @@ TEST_CASE("pooling gradients by gradcheck", "[nn][pool][autograd]") {
   for (const auto& [name, f] : ops) {
     for (const Tensor& in : {x, cl}) {
       INFO(name);
-      CHECK(autograd::gradcheck(f, {in}));
-      // Second order: the gradient is linear in the incoming gradient, which is an input here.
-      const Tensor g = randn(f({in}).sizes(), dtype(kDouble)).requires_grad_();
-      CHECK(autograd::gradcheck(
-          [&](const Ts& v) {
-            AutoGradMode on(true);
-            const Ts gs = autograd::grad({f({v[0]}).mul(v[1]).sum()}, {v[0]}, {}, true, true);
-            return gs[0].square().sum();
-          },
-          {in, g}));
+      check_first_and_second_order(f, in);
     }
   }
   // The average's gradient is a node of its own, whose gradient is the average again.
@@ -201,14 +218,6 @@ TEST_CASE("F:: pooling takes libtorch's options", "[nn][pool]") {
 
 TEST_CASE("pooling: errors", "[nn][pool]") {
   const Tensor x = randn({2, 3, 6, 6});
-  auto message = [](const std::function<void()>& f) -> std::string {
-    try {
-      f();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "no error";
-  };
   CHECK(message([&] {
           max_pool2d(x, {1, 2, 3});
         }) == "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
@@ -262,6 +271,152 @@ TEST_CASE("pooling: errors", "[nn][pool]") {
   CHECK(message([&] { avg_pool1d(x, 2); }) ==
         "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while "
         "checking arguments for avg_pool1d)");
+}
+
+TEST_CASE("3-d pooling: gradients, node names, options and errors", "[nn][pool]") {
+  // Values against torch 1.13 are in tests/ops/torch_golden_test.cpp; the 3-d forms share the
+  // 2-d forms' windows, so a depth of 1 gives the 2-d answer exactly.
+  using Ts = std::vector<Tensor>;
+  const Tensor x = randn({2, 2, 4, 5, 3}, dtype(kDouble)).requires_grad_();
+  std::vector<std::pair<const char*, std::function<Tensor(const Ts&)>>> ops{
+      {"max_pool3d",
+       [](const Ts& v) {
+         return max_pool3d(v[0], {2, 3, 2}, {2, 1, 1}, {1, 1, 0});
+       }},
+      {"max_pool3d dilated",
+       [](const Ts& v) {
+         return max_pool3d(v[0], 2, 1, 0, {1, 2, 1});
+       }},
+      {"avg_pool3d", [](const Ts& v) { return avg_pool3d(v[0], 3, 2, 1, true, false); }},
+      {"avg_pool3d divisor", [](const Ts& v) { return avg_pool3d(v[0], 2, 1, 1, false, true, 5); }},
+      {"adaptive_avg_pool3d",
+       [](const Ts& v) {
+         return adaptive_avg_pool3d(v[0], {3, 2, 2});
+       }},
+      {"adaptive_max_pool3d",
+       [](const Ts& v) { return std::get<0>(adaptive_max_pool3d(v[0], 2)); }},
+  };
+  for (const auto& [name, f] : ops) {
+    INFO(name);
+    check_first_and_second_order(f, x);
+  }
+  CHECK(max_pool3d(x, 2).grad_fn()->name() == "MaxPool3DWithIndicesBackward0");
+  CHECK(avg_pool3d(x, 2).grad_fn()->name() == "AvgPool3DBackward0");
+  CHECK(adaptive_avg_pool3d(x, 2).grad_fn()->name() == "AdaptiveAvgPool3DBackward0");
+  CHECK(adaptive_avg_pool3d(x, 1).grad_fn()->name() == "MeanBackward1");
+  CHECK(std::get<0>(adaptive_max_pool3d(x, 2)).grad_fn()->name() == "AdaptiveMaxPool3DBackward0");
+  const Tensor w = ones({2, 2, 2, 2, 1}, dtype(kDouble)).requires_grad_();
+  const Tensor gx = autograd::grad({avg_pool3d(x, 2).mul(w).sum()}, {x}, {}, true, true)[0];
+  REQUIRE(gx.grad_fn());
+  CHECK(gx.grad_fn()->name() == "AvgPool3DBackwardBackward0");
+  // Depth 1: the 2-d pooling, indices included.
+  const Tensor p = randn({2, 3, 1, 6, 5});
+  CHECK(equal(max_pool3d(p, {1, 3, 2}, {1, 2, 1}, {0, 1, 1}).squeeze(2),
+              max_pool2d(p.squeeze(2), {3, 2}, {2, 1}, {1, 1})));
+  CHECK(equal(std::get<1>(max_pool3d_with_indices(p, {1, 2, 2})).squeeze(2),
+              std::get<1>(max_pool2d_with_indices(p.squeeze(2), 2))));
+  CHECK(allclose(avg_pool3d(p, {1, 3, 3}, 1, {0, 1, 1}, true, false).squeeze(2),
+                 avg_pool2d(p.squeeze(2), 3, 1, 1, true, false)));
+  CHECK(allclose(adaptive_avg_pool3d(p, {1, 4, 3}).squeeze(2),
+                 adaptive_avg_pool2d(p.squeeze(2), {4, 3})));
+  // Unbatched input, integer average, interpolate's area mode.
+  const Tensor xi = arange(2 * 4 * 4 * 4, dtype(kLong)).view({2, 4, 4, 4});
+  CHECK(equal(avg_pool3d(xi, 2), avg_pool3d(xi.unsqueeze(0).to(kDouble), 2).squeeze(0).to(kLong)));
+  namespace F = tensorplay::nn::functional;
+  CHECK(
+      allclose(F::interpolate(
+                   x, F::InterpolateFuncOptions().size(std::vector<int64_t>{2, 3, 2}).mode(kArea)),
+               adaptive_avg_pool3d(x, {2, 3, 2})));
+  CHECK(equal(F::max_pool3d(x, F::MaxPool3dFuncOptions(2).stride(1).padding(1)),
+              max_pool3d(x, 2, 1, 1)));
+  CHECK(equal(F::avg_pool3d(x, F::AvgPool3dFuncOptions(2).count_include_pad(false).padding(1)),
+              avg_pool3d(x, 2, 2, 1, false, false)));
+  CHECK(equal(F::adaptive_avg_pool3d(x, F::AdaptiveAvgPool3dFuncOptions({3, 2, 1})),
+              adaptive_avg_pool3d(x, {3, 2, 1})));
+  CHECK(equal(F::adaptive_max_pool3d(x, F::AdaptiveMaxPool3dFuncOptions(2)),
+              std::get<0>(adaptive_max_pool3d(x, 2))));
+
+  const Tensor y = randn({1, 2, 4, 5, 4});
+  // PyTorch's messages, word for word.
+  CHECK(message([&] {
+          max_pool3d(y, {2, 2});
+        }) == "max_pool3d: kernel_size must either be a single int, or a tuple of three ints");
+  CHECK(message([&] {
+          max_pool3d(y, 2, {1, 1});
+        }) == "max_pool3d: stride must either be omitted, a single int, or a tuple of three ints");
+  CHECK(message([&] {
+          max_pool3d(y, 2, 1, {1, 1});
+        }) == "max_pool3d: padding must be either be a single int, or a tuple of three ints");
+  CHECK(message([&] {
+          max_pool3d(y, 2, 1, 0, {1, 1});
+        }) == "max_pool3d: dilation must be either a single int, or a tuple of three ints");
+  CHECK(message([&] {
+          avg_pool3d(y, {2, 2});
+        }) == "avg_pool3d: kernel_size must be a single int, or a tuple of three ints");
+  CHECK(message([&] {
+          avg_pool3d(y, 2, {1, 1});
+        }) == "avg_pool3d: stride must be omitted, a single int, or a tuple of three ints");
+  CHECK(message([&] {
+          avg_pool3d(y, 2, 1, {1, 1});
+        }) == "avg_pool3d: padding must be a single int, or a tuple of three ints");
+  CHECK(message([&] { max_pool3d(y, {0, 2, 2}); }) == "stride should not be zero");
+  CHECK(message([&] {
+          max_pool3d(y, {-1, 2, 2}, 1);
+        }) == "kernel size should be greater than zero, but got kT: -1 kH: 2 kW: 2");
+  CHECK(message([&] {
+          avg_pool3d(y, 2, {-1, 1, 1});
+        }) == "stride should be greater than zero, but got dT: -1 dH: 1 dW: 1");
+  CHECK(message([&] {
+          max_pool3d(y, 2, 1, 0, {0, 1, 1});
+        }) ==
+        "dilation should be greater than zero, but got dilationT: 0 dilationH: 1 dilationW: 1");
+  CHECK(message([&] {
+          max_pool3d(y, 2, 1, {2, 0, 0});
+        }) == "pad should be at most half of kernel size, but got pad=2 and kernel_size=2");
+  CHECK(message([&] { max_pool3d(y.flatten(0, 2), 2); }) ==
+        "non-empty 4D or 5D (batch mode) tensor expected for input");
+  CHECK(message([&] {
+          max_pool3d(randn({2, 0, 4, 4, 4}), 2);
+        }) ==
+        "max_pool3d(): Expected input's non-batch dimensions to have positive length, but input "
+        "has a shape of [2, 0, 4, 4, 4] and non-batch dimension 0 has length zero!");
+  CHECK(max_pool3d(randn({0, 2, 4, 4, 4}), 2).sizes() == IntArrayRef{0, 2, 2, 2, 2});
+  CHECK(message([&] {
+          max_pool3d(y, {5, 2, 2});
+        }) ==
+        "Given input size: (2x4x5x4). Calculated output size: (2x0x2x2). Output size is too "
+        "small");
+  CHECK(message([&] {
+          avg_pool3d(y, {6, 2, 2}, 1, {3, 0, 0});
+        }) == "input image (T: 4 H: 5 W: 4) smaller than kernel size (kT: 6 kH: 2 kW: 2)");
+  CHECK(message([&] { avg_pool3d(y, 2, {}, 0, false, true, 0); }) == "divisor must be not zero");
+  CHECK(message([&] { max_pool3d(y.to(kLong), 2); }) ==
+        "\"max_pool3d_with_indices_cpu\" not implemented for 'Long'");
+  CHECK(message([&] { avg_pool3d(y.to(kHalf), 2); }) ==
+        "\"avg_pool3d_out_frame\" not implemented for 'Half'");
+  CHECK(message([&] { adaptive_avg_pool3d(y.to(kLong), 2); }) ==
+        "\"adaptive_avg_pool3d_cpu\" not implemented for 'Long'");
+  CHECK(message([&] { adaptive_max_pool3d(y.to(kHalf), 2); }) ==
+        "\"adaptive_max_pool3d_cpu\" not implemented for 'Half'");
+  CHECK(message([&] {
+          adaptive_avg_pool3d(y, {2, 2});
+        }) == "adaptive_avg_pool3d: output_size must be 3");
+  CHECK(message([&] {
+          adaptive_avg_pool3d(randn({3, 3}), 2);
+        }) == "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got [3, 3]");
+  CHECK(message([&] {
+          adaptive_max_pool3d(randn({3, 3}), 2);
+        }) == "adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: [3, 3]");
+  CHECK(message([&] {
+          adaptive_avg_pool3d(randn({1, 2, 0, 3, 3}), 2);
+        }) ==
+        "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, "
+        "but input has sizes [1, 2, 0, 3, 3] with dimension 2 being empty");
+  CHECK(message([&] {
+          adaptive_max_pool3d(y, {-1, 2, 2});
+        }) ==
+        "adaptive_max_pool3d: elements of output_size must be greater than or equal to 0 but "
+        "received {-1, 2, 2}");
 }
 
 }  // namespace nn_functional_pooling_test

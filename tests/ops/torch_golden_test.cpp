@@ -161,6 +161,21 @@ std::map<std::string, Fn> cases() {
   add("adaptive_avg_pool2d", [](In i) { return outs(tp::adaptive_avg_pool2d(i[0], {3, 4})); });
   add("adaptive_max_pool2d", [](In i) { return outs(tp::adaptive_max_pool2d(i[0], {3, 4})); });
   add("adaptive_avg_pool1d", [](In i) { return outs(tp::adaptive_avg_pool1d(i[0], 4)); });
+  add("max_pool3d.indices", [](In i) {
+    return outs(tp::max_pool3d_with_indices(i[0], {3, 2, 2}, {2, 1, 2}, {1, 1, 0}, 1, true));
+  });
+  add("max_pool3d.dilation", [](In i) { return outs(tp::max_pool3d(i[0], 2, 1, 0, {2, 1, 2})); });
+  add("avg_pool3d.ceil", [](In i) {
+    return outs(tp::avg_pool3d(i[0], {3, 2, 2}, 2, 1, true, false));
+  });
+  add("avg_pool3d.divisor",
+      [](In i) { return outs(tp::avg_pool3d(i[0], 2, {}, 0, false, true, 3)); });
+  add("adaptive_avg_pool3d", [](In i) { return outs(tp::adaptive_avg_pool3d(i[0], {3, 4, 2})); });
+  add("adaptive_max_pool3d", [](In i) { return outs(tp::adaptive_max_pool3d(i[0], {2, 3, 4})); });
+  add("interpolate.area_5d", [](In i) {
+    return outs(F::interpolate(
+        i[0], F::InterpolateFuncOptions().size(std::vector<int64_t>{4, 3, 3}).mode(tp::kArea)));
+  });
   add("batch_norm.train", [](In i) {
     Tensor rm = i[3].clone(), rv = i[4].clone();
     Tensor y = tp::batch_norm(i[0], i[1], i[2], rm, rv, true, 0.1, 1e-5);
@@ -325,7 +340,7 @@ TEST_CASE("ops against torch 1.13: outputs and gradients of the ops issue's ops"
       ++checked;
     }
   }
-  CHECK(checked == 2 * 245);
+  CHECK(checked == 2 * 252);
 }
 
 }  // namespace ops_torch_golden_test

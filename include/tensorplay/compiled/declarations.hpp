@@ -3021,6 +3021,18 @@ Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
+std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor max_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
 Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
                   IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
                   std::optional<int64_t> divisor_override = std::nullopt);
@@ -3032,11 +3044,25 @@ Tensor avg_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
+Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
 Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor adaptive_avg_pool3d(const Tensor& self, IntArrayRef output_size);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, IntArrayRef output_size);
 }  // namespace tensorplay
 namespace tensorplay {
 template <class = void>
@@ -3120,6 +3146,44 @@ namespace tensorplay {
 namespace nn::functional {
 template <class = void>
 Tensor adaptive_max_pool2d(const Tensor& input, const AdaptiveMaxPool2dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input,
+                                                         const MaxPool3dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor max_pool3d(const Tensor& input, const MaxPool3dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor avg_pool3d(const Tensor& input, const AvgPool3dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor adaptive_avg_pool3d(const Tensor& input, const AdaptiveAvgPool3dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+std::tuple<Tensor, Tensor> adaptive_max_pool3d_with_indices(
+      const Tensor& input, const AdaptiveMaxPool3dFuncOptions& o);
+}  // namespace nn::functional
+}  // namespace tensorplay
+namespace tensorplay {
+namespace nn::functional {
+template <class = void>
+Tensor adaptive_max_pool3d(const Tensor& input, const AdaptiveMaxPool3dFuncOptions& o);
 }  // namespace nn::functional
 }  // namespace tensorplay
 // ---- tensorplay/nn/functional/upsampling.hpp

@@ -390,12 +390,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if mode in ("nearest", "nearest-exact"):
             return op(input, output_size, scale_factors)
         return op(input, output_size, align_corners, scale_factors)
-    if mode == "area" and nd in (3, 4):
-        pool = _nn.adaptive_avg_pool1d if nd == 3 else _nn.adaptive_avg_pool2d
+    if mode == "area" and nd in (3, 4, 5):
+        pool = {3: _nn.adaptive_avg_pool1d, 4: _nn.adaptive_avg_pool2d,
+                5: _nn.adaptive_avg_pool3d}[nd]
         return pool(input, output_size)
-    if mode == "area" and nd == 5:
-        raise NotImplementedError("interpolate(): mode='area' of a 5-D input needs "
-                                  "adaptive_avg_pool3d, which tensorplay does not have yet")
     needs = {"linear": 3, "bilinear": 4, "trilinear": 5}
     if mode in needs and 3 <= nd <= 5:
         raise NotImplementedError(f"Got {nd}D input, but {mode} mode needs {needs[mode]}D input")
@@ -412,7 +410,8 @@ __all__ += [
     "max_pool2d_with_indices", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
     "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
     "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "softmax",
-    "log_softmax", "softmin",
+    "log_softmax", "softmin", "max_pool3d", "max_pool3d_with_indices", "avg_pool3d",
+    "adaptive_avg_pool3d", "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices",
 ]
 
 linear = _nn.linear
@@ -425,6 +424,7 @@ conv_transpose2d = _nn.conv_transpose2d
 conv_transpose3d = _nn.conv_transpose3d
 avg_pool1d = _nn.avg_pool1d
 avg_pool2d = _nn.avg_pool2d
+avg_pool3d = _nn.avg_pool3d
 adaptive_avg_pool1d = _nn.adaptive_avg_pool1d
 
 
@@ -436,6 +436,17 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     return _nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    return _nn.max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    out = _nn.max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return out if return_indices else out[0]
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -468,11 +479,28 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     return out if return_indices else out[0]
 
 
-def adaptive_avg_pool2d(input, output_size):
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return _nn.adaptive_max_pool3d(input, _adaptive_size(input, output_size, 3))
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    out = _nn.adaptive_max_pool3d(input, _adaptive_size(input, output_size, 3))
+    return out if return_indices else out[0]
+
+
+def _adaptive_size(input, output_size, nd):
     # torch accepts None for a dim kept at the input's size.
     if isinstance(output_size, (tuple, list)):
-        output_size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(output_size)]
-    return _nn.adaptive_avg_pool2d(input, output_size)
+        output_size = [input.shape[-nd + i] if s is None else s for i, s in enumerate(output_size)]
+    return output_size
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return _nn.adaptive_avg_pool2d(input, _adaptive_size(input, output_size, 2))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _nn.adaptive_avg_pool3d(input, _adaptive_size(input, output_size, 3))
 
 
 def _softmax_dim(ndim):

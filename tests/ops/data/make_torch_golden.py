@@ -173,6 +173,21 @@ case("adaptive_avg_pool2d", [f64(2, 3, 7, 9)], lambda x: F.adaptive_avg_pool2d(x
 case("adaptive_max_pool2d", [f64(2, 3, 7, 9)],
      lambda x: F.adaptive_max_pool2d(x, (3, 4), return_indices=True), [0])
 case("adaptive_avg_pool1d", [f64(2, 3, 10)], lambda x: F.adaptive_avg_pool1d(x, 4), [0])
+case("max_pool3d.indices", [f64(2, 2, 5, 6, 4)],
+     lambda x: F.max_pool3d(x, (3, 2, 2), (2, 1, 2), (1, 1, 0), ceil_mode=True,
+                            return_indices=True), [0])
+case("max_pool3d.dilation", [f64(1, 2, 5, 5, 5)], lambda x: F.max_pool3d(x, 2, 1, 0, (2, 1, 2)),
+     [0])
+case("avg_pool3d.ceil", [f64(2, 2, 5, 6, 4)],
+     lambda x: F.avg_pool3d(x, (3, 2, 2), 2, 1, ceil_mode=True, count_include_pad=False), [0])
+case("avg_pool3d.divisor", [f64(1, 2, 4, 4, 5)], lambda x: F.avg_pool3d(x, 2, divisor_override=3),
+     [0])
+case("adaptive_avg_pool3d", [f64(2, 2, 5, 7, 6)], lambda x: F.adaptive_avg_pool3d(x, (3, 4, 2)),
+     [0])
+case("adaptive_max_pool3d", [f64(1, 2, 5, 7, 6)],
+     lambda x: F.adaptive_max_pool3d(x, (2, 3, 4), return_indices=True), [0])
+case("interpolate.area_5d", [f64(1, 2, 6, 5, 4)],
+     lambda x: F.interpolate(x, size=(4, 3, 3), mode="area"), [0])
 
 
 def bn_train(x, w, b, rm, rv):

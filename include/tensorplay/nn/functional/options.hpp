@@ -310,6 +310,7 @@ struct MaxPoolFuncOptions {
 };
 using MaxPool1dFuncOptions = MaxPoolFuncOptions<1>;
 using MaxPool2dFuncOptions = MaxPoolFuncOptions<2>;
+using MaxPool3dFuncOptions = MaxPoolFuncOptions<3>;
 
 template <std::size_t D>
 struct AvgPoolFuncOptions {
@@ -324,6 +325,7 @@ struct AvgPoolFuncOptions {
 };
 using AvgPool1dFuncOptions = AvgPoolFuncOptions<1>;
 using AvgPool2dFuncOptions = AvgPoolFuncOptions<2>;
+using AvgPool3dFuncOptions = AvgPoolFuncOptions<3>;
 
 template <std::size_t D>
 struct AdaptivePoolFuncOptions {
@@ -335,6 +337,8 @@ using AdaptiveAvgPool1dFuncOptions = AdaptivePoolFuncOptions<1>;
 using AdaptiveAvgPool2dFuncOptions = AdaptivePoolFuncOptions<2>;
 using AdaptiveMaxPool1dFuncOptions = AdaptivePoolFuncOptions<1>;
 using AdaptiveMaxPool2dFuncOptions = AdaptivePoolFuncOptions<2>;
+using AdaptiveAvgPool3dFuncOptions = AdaptivePoolFuncOptions<3>;
+using AdaptiveMaxPool3dFuncOptions = AdaptivePoolFuncOptions<3>;
 
 #undef TENSORPLAY_NN_ARG_
 

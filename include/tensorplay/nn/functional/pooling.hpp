@@ -1,18 +1,19 @@
-// Pooling: max_pool1d/2d (and _with_indices), avg_pool1d/2d, adaptive_avg_pool1d/2d and
-// adaptive_max_pool1d/2d, as ATen-level ops with PyTorch's nodes (MaxPool2DWithIndicesBackward0,
-// AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveMaxPool2DBackward0); the 1-d forms
-// are the 2-d ones over an unsqueezed height of 1, as in PyTorch.
+// Pooling: max_pool1d/2d/3d (and _with_indices), avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d and
+// adaptive_max_pool1d/2d/3d, as ATen-level ops with PyTorch's nodes (MaxPool2DWithIndicesBackward0,
+// AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveMaxPool2DBackward0 and their 3D
+// twins); the 1-d forms are the 2-d ones over an unsqueezed height of 1, as in PyTorch.
 //
-// Every 2-d pooling is one loop over output positions of each [H, W] plane, and what differs is
-// its windows: output position o of a dim reads the input positions first + j * step for j in
-// [0, count) -- a strided, dilated, padded window (clipped to the input) or an adaptive one
-// (floor(o * in / out) to ceil((o + 1) * in / out)). Averages also carry the element count the
-// sum is divided by (the padded window's, the clipped one's, or divisor_override).
+// Every pooling is one loop over the output positions of each [D, H, W] volume (a 2-d pooling's
+// plane is a volume of depth 1), and what differs is its windows: output position o of a dim
+// reads the input positions first + j * step for j in [0, count) -- a strided, dilated, padded
+// window (clipped to the input) or an adaptive one (floor(o * in / out) to
+// ceil((o + 1) * in / out)). Averages also carry the element count the sum is divided by (the
+// padded window's, the clipped one's, or divisor_override).
 //
 // Max pooling returns each window's first maximum (a NaN wins, as in PyTorch) and its flat
-// index h * W + w in the plane; its gradient goes back through those indices with the recorded
-// scatter_add. An average's gradient is the adjoint sum of the same windows, written as a
-// recorded op whose own gradient is the average again, so second derivatives exist.
+// index (d * H + h) * W + w in the volume; its gradient goes back through those indices with the
+// recorded scatter_add. An average's gradient is the adjoint sum of the same windows, written as
+// a recorded op whose own gradient is the average again, so second derivatives exist.
 #pragma once
 
 #include <tensorplay/compiled/definitions.hpp>
@@ -49,15 +50,26 @@ struct PoolWindow {
   int64_t first = 0, step = 1, count = 0, padded = 0;
 };
 
-// The windows of both dims of a 2-d pooling, and how an average divides.
+// The windows of each pooled dim, and how an average divides. `nd` dims are pooled (the last
+// 2 or 3 of the input); a 2-d pooling has one depth window over a depth of 1.
 struct PoolWindows {
-  std::vector<PoolWindow> h, w;
-  int64_t in_h = 0, in_w = 0;
+  std::vector<PoolWindow> d{PoolWindow{0, 1, 1, 1}}, h, w;
+  int64_t in_d = 1, in_h = 0, in_w = 0;
+  int64_t nd = 2;
   bool count_include_pad = true;
   std::optional<int64_t> divisor_override;
-  double divisor(const PoolWindow& a, const PoolWindow& b) const {
+  double divisor(const PoolWindow& z, const PoolWindow& a, const PoolWindow& b) const {
     if (divisor_override) return double(*divisor_override);
-    return count_include_pad ? double(a.padded * b.padded) : double(a.count * b.count);
+    return count_include_pad ? double(z.padded * a.padded * b.padded)
+                             : double(z.count * a.count * b.count);
+  }
+  int64_t in_volume() const { return in_d * in_h * in_w; }
+  int64_t out_volume() const { return int64_t(d.size() * h.size() * w.size()); }
+  // The pooled dims' output sizes, outermost first.
+  std::vector<int64_t> out_sizes() const {
+    std::vector<int64_t> s{int64_t(h.size()), int64_t(w.size())};
+    if (nd == 3) s.insert(s.begin(), int64_t(d.size()));
+    return s;
   }
 };
 
@@ -100,33 +112,63 @@ inline int64_t pooling_output_size(int64_t in, int64_t kernel, int64_t pad, int6
   return out;
 }
 
-// The planes of a [N, C, H, W] or [C, H, W] input as one contiguous [P, H, W] tensor.
-inline Tensor pool_planes(const Tensor& x) {
-  return x.contiguous().view({-1, x.size(-2), x.size(-1)});
+// The volumes of an input ([N, C, (D,) H, W] or [C, (D,) H, W]; `volume` elements each) as one
+// contiguous [P, volume] tensor.
+inline Tensor pool_planes(const Tensor& x, int64_t volume) {
+  return x.contiguous().view({-1, volume});
 }
 
-// The result shape: the input's leading dims and [oh, ow], in the input's layout.
-inline Tensor pool_result(const Tensor& planes, const Tensor& like, int64_t oh, int64_t ow) {
+// The result shape: the input's leading dims and the pooled dims' output sizes, in the input's
+// layout.
+inline Tensor pool_result(const Tensor& planes, const Tensor& like, const PoolWindows& win) {
   std::vector<int64_t> sizes = like.sizes().vec();
-  sizes[sizes.size() - 2] = oh;
-  sizes.back() = ow;
+  const std::vector<int64_t> out = win.out_sizes();
+  std::copy(out.begin(), out.end(), sizes.end() - win.nd);
   Tensor r = planes.view(sizes);
-  if (like.dim() == 4 && like.suggest_memory_format() == MemoryFormat::ChannelsLast) {
+  if (like.dim() == 4 && win.nd == 2 &&
+      like.suggest_memory_format() == MemoryFormat::ChannelsLast) {
     r = r.contiguous(MemoryFormat::ChannelsLast);
   }
   return r;
 }
 
-// [P, H, W] -> the windows' maxima and their flat indices, both [P, OH, OW].
+// Calls f(t, u, v, offset) for each input position of the window (z, a, c), depth outermost,
+// with offset its flat index in the volume, until f returns false.
+template <class F>
+void for_window(const PoolWindows& win, const PoolWindow& z, const PoolWindow& a,
+                const PoolWindow& c, F&& f) {
+  for (int64_t t = 0; t < z.count; ++t) {
+    const int64_t dz = (z.first + t * z.step) * win.in_h;
+    for (int64_t u = 0; u < a.count; ++u) {
+      const int64_t r = (dz + a.first + u * a.step) * win.in_w;
+      for (int64_t v = 0; v < c.count; ++v) {
+        if (!f(r + c.first + v * c.step)) return;
+      }
+    }
+  }
+}
+
+// Calls f(z, a, c, o) for each output position, o its flat index in the output volume.
+template <class F>
+void for_outputs(const PoolWindows& win, F&& f) {
+  int64_t o = 0;
+  for (const PoolWindow& z : win.d) {
+    for (const PoolWindow& a : win.h) {
+      for (const PoolWindow& c : win.w) f(z, a, c, o++);
+    }
+  }
+}
+
+// [P, volume] -> the windows' maxima and their flat indices, both [P, output volume].
 template <class = void>
 std::tuple<Tensor, Tensor> window_max(const Tensor& planes, const PoolWindows& win,
                                       const char* name) {
   check_host_only(name, planes);
-  const int64_t p = planes.size(0), oh = int64_t(win.h.size()), ow = int64_t(win.w.size());
-  Tensor out = empty({p, oh, ow}, planes.options());
-  Tensor idx = empty({p, oh, ow}, planes.options().dtype(kLong));
+  const int64_t p = planes.size(0), out_volume = win.out_volume();
+  Tensor out = empty({p, out_volume}, planes.options());
+  Tensor idx = empty({p, out_volume}, planes.options().dtype(kLong));
   if (out.numel() == 0) return {out, idx};
-  const int64_t iw = win.in_w, plane = win.in_h * win.in_w;
+  const int64_t volume = win.in_volume();
   dispatch_dtype(planes.dtype(), [&]<class T>() {
     if constexpr (std::is_same_v<T, bool>) {
       dtype_not_implemented(name, kBool);
@@ -136,35 +178,27 @@ std::tuple<Tensor, Tensor> window_max(const Tensor& planes, const PoolWindows& w
       int64_t* ix = idx.data_ptr<int64_t>();
       parallel_for(0, p, 1, [&](int64_t b, int64_t e) {
         for (int64_t q = b; q < e; ++q) {
-          const T* xp = x + q * plane;
-          for (int64_t i = 0; i < oh; ++i) {
-            const PoolWindow& a = win.h[std::size_t(i)];
-            for (int64_t j = 0; j < ow; ++j) {
-              const PoolWindow& c = win.w[std::size_t(j)];
-              int64_t best = a.first * iw + c.first;
-              T m = std::numeric_limits<T>::lowest();
-              if constexpr (std::numeric_limits<T>::has_infinity) {
-                m = -std::numeric_limits<T>::infinity();
-              }
-              for (int64_t u = 0; u < a.count; ++u) {
-                const int64_t r = (a.first + u * a.step) * iw;
-                for (int64_t v = 0; v < c.count; ++v) {
-                  const int64_t at = r + c.first + v * c.step;
-                  const T val = xp[at];
-                  bool nan = false;
-                  if constexpr (!std::is_integral_v<T>) nan = std::isnan(double(val));
-                  if (val > m || nan) {
-                    m = val;
-                    best = at;
-                    if (nan) u = a.count;  // a NaN is the maximum: stop here
-                    if (nan) break;
-                  }
-                }
-              }
-              o[(q * oh + i) * ow + j] = m;
-              ix[(q * oh + i) * ow + j] = best;
+          const T* xp = x + q * volume;
+          for_outputs(win, [&](const PoolWindow& z, const PoolWindow& a, const PoolWindow& c,
+                               int64_t at_out) {
+            int64_t best = (z.first * win.in_h + a.first) * win.in_w + c.first;
+            T m = std::numeric_limits<T>::lowest();
+            if constexpr (std::numeric_limits<T>::has_infinity) {
+              m = -std::numeric_limits<T>::infinity();
             }
-          }
+            for_window(win, z, a, c, [&](int64_t at) {
+              const T val = xp[at];
+              bool nan = false;
+              if constexpr (!std::is_integral_v<T>) nan = std::isnan(double(val));
+              if (val > m || nan) {
+                m = val;
+                best = at;
+              }
+              return !nan;  // a NaN is the maximum: stop there
+            });
+            o[q * out_volume + at_out] = m;
+            ix[q * out_volume + at_out] = best;
+          });
         }
       });
     }
@@ -172,15 +206,14 @@ std::tuple<Tensor, Tensor> window_max(const Tensor& planes, const PoolWindows& w
   return {out, idx};
 }
 
-// [P, H, W] -> the windows' averages [P, OH, OW] (adjoint = false), or the adjoint: [P, OH, OW]
-// gradients spread back over their windows into [P, H, W] (adjoint = true).
+// [P, volume] -> the windows' averages [P, output volume] (adjoint = false), or the adjoint:
+// [P, output volume] gradients spread back over their windows into [P, volume] (adjoint = true).
 template <class = void>
 Tensor window_mean(const Tensor& planes, const PoolWindows& win, bool adjoint, const char* name) {
   check_host_only(name, planes);
-  const int64_t p = planes.size(0), oh = int64_t(win.h.size()), ow = int64_t(win.w.size());
-  const int64_t iw = win.in_w, plane = win.in_h * win.in_w;
-  Tensor out = adjoint ? empty({p, win.in_h, win.in_w}, planes.options()).zero_()
-                       : empty({p, oh, ow}, planes.options());
+  const int64_t p = planes.size(0), out_volume = win.out_volume(), volume = win.in_volume();
+  Tensor out = adjoint ? empty({p, volume}, planes.options()).zero_()
+                       : empty({p, out_volume}, planes.options());
   if (out.numel() == 0 || planes.numel() == 0) return out;
   const DType dt = planes.dtype();
   TP_CHECK(dt != kBool, "\"", name, "\" not implemented for 'Bool'");
@@ -192,33 +225,30 @@ Tensor window_mean(const Tensor& planes, const PoolWindows& win, bool adjoint, c
       T* o = out.data_ptr<T>();
       parallel_for(0, p, 1, [&](int64_t b, int64_t e) {
         for (int64_t q = b; q < e; ++q) {
-          for (int64_t i = 0; i < oh; ++i) {
-            const PoolWindow& a = win.h[std::size_t(i)];
-            for (int64_t j = 0; j < ow; ++j) {
-              const PoolWindow& c = win.w[std::size_t(j)];
-              const double div = win.divisor(a, c);
-              if (!adjoint) {
-                Acc sum = 0;
-                for (int64_t u = 0; u < a.count; ++u) {
-                  const T* row = x + q * plane + (a.first + u * a.step) * iw;
-                  for (int64_t v = 0; v < c.count; ++v) sum += Acc(row[c.first + v * c.step]);
-                }
-                if constexpr (std::is_integral_v<T>) {
-                  o[(q * oh + i) * ow + j] = T(sum / int64_t(div));
-                } else {
-                  o[(q * oh + i) * ow + j] = T(sum / Acc(div));
-                }
+          for_outputs(win, [&](const PoolWindow& z, const PoolWindow& a, const PoolWindow& c,
+                               int64_t at_out) {
+            const double div = win.divisor(z, a, c);
+            if (!adjoint) {
+              const T* xv = x + q * volume;
+              Acc sum = 0;
+              for_window(win, z, a, c, [&](int64_t at) {
+                sum += Acc(xv[at]);
+                return true;
+              });
+              if constexpr (std::is_integral_v<T>) {
+                o[q * out_volume + at_out] = T(sum / int64_t(div));
               } else {
-                const Acc g = Acc(x[(q * oh + i) * ow + j]) / Acc(div);
-                for (int64_t u = 0; u < a.count; ++u) {
-                  T* row = o + q * plane + (a.first + u * a.step) * iw;
-                  for (int64_t v = 0; v < c.count; ++v) {
-                    row[c.first + v * c.step] = T(Acc(row[c.first + v * c.step]) + g);
-                  }
-                }
+                o[q * out_volume + at_out] = T(sum / Acc(div));
               }
+            } else {
+              T* ov = o + q * volume;
+              const Acc g = Acc(x[q * out_volume + at_out]) / Acc(div);
+              for_window(win, z, a, c, [&](int64_t at) {
+                ov[at] = T(Acc(ov[at]) + g);
+                return true;
+              });
             }
-          }
+          });
         }
       });
     }
@@ -249,33 +279,44 @@ TENSORPLAY_WINDOW_MEAN_NODE_(AvgPool2DBackward0)
 TENSORPLAY_WINDOW_MEAN_NODE_(AvgPool2DBackwardBackward0)
 TENSORPLAY_WINDOW_MEAN_NODE_(AdaptiveAvgPool2DBackward0)
 TENSORPLAY_WINDOW_MEAN_NODE_(AdaptiveAvgPool2DBackwardBackward0)
+TENSORPLAY_WINDOW_MEAN_NODE_(AvgPool3DBackward0)
+TENSORPLAY_WINDOW_MEAN_NODE_(AvgPool3DBackwardBackward0)
+TENSORPLAY_WINDOW_MEAN_NODE_(AdaptiveAvgPool3DBackward0)
+TENSORPLAY_WINDOW_MEAN_NODE_(AdaptiveAvgPool3DBackwardBackward0)
 #undef TENSORPLAY_WINDOW_MEAN_NODE_
 
-// max_pool2d_with_indices / adaptive_max_pool2d: the gradient goes to each window's maximum.
+// max_pool{2,3}d_with_indices / adaptive_max_pool{2,3}d: the gradient goes to each window's
+// maximum. `nd_`: the pooled dims (the last 2 or 3).
 struct WindowMaxNode : Node {
   SavedVariable indices_;
   std::vector<int64_t> input_sizes_;
+  int64_t nd_ = 2;
   variable_list apply(variable_list&& grads) override {
     const Tensor idx = indices_.unpack(shared_from_this());
     const Tensor& g = grads[0];
-    const int64_t plane = input_sizes_[input_sizes_.size() - 2] * input_sizes_.back();
-    const Tensor gi = g.contiguous().view({-1, g.size(-2) * g.size(-1)});
-    Tensor gx = empty({gi.size(0), plane}, g.options()).zero_();
-    gx = gx.scatter_add(1, idx.contiguous().view({-1, gi.size(1)}), gi);
+    int64_t volume = 1, out_volume = 1;
+    for (int64_t k = 1; k <= nd_; ++k) {
+      volume *= input_sizes_[input_sizes_.size() - std::size_t(k)];
+      out_volume *= g.size(-k);
+    }
+    const Tensor gi = g.contiguous().view({-1, out_volume});
+    Tensor gx = empty({gi.size(0), volume}, g.options()).zero_();
+    gx = gx.scatter_add(1, idx.contiguous().view({-1, out_volume}), gi);
     return {gx.view(input_sizes_)};
   }
   void release_variables() override { indices_.reset_data(); }
 };
-template <class = void>
-struct MaxPool2DWithIndicesBackward0T final : WindowMaxNode {
-  TENSORPLAY_NODE_NAME_(MaxPool2DWithIndicesBackward0)
-};
-using MaxPool2DWithIndicesBackward0 = MaxPool2DWithIndicesBackward0T<>;
-template <class = void>
-struct AdaptiveMaxPool2DBackward0T final : WindowMaxNode {
-  TENSORPLAY_NODE_NAME_(AdaptiveMaxPool2DBackward0)
-};
-using AdaptiveMaxPool2DBackward0 = AdaptiveMaxPool2DBackward0T<>;
+#define TENSORPLAY_WINDOW_MAX_NODE_(cls) \
+  template <class = void>                \
+  struct cls##T final : WindowMaxNode {  \
+    TENSORPLAY_NODE_NAME_(cls)           \
+  };                                     \
+  using cls = cls##T<>;
+TENSORPLAY_WINDOW_MAX_NODE_(MaxPool2DWithIndicesBackward0)
+TENSORPLAY_WINDOW_MAX_NODE_(AdaptiveMaxPool2DBackward0)
+TENSORPLAY_WINDOW_MAX_NODE_(MaxPool3DWithIndicesBackward0)
+TENSORPLAY_WINDOW_MAX_NODE_(AdaptiveMaxPool3DBackward0)
+#undef TENSORPLAY_WINDOW_MAX_NODE_
 
 }  // namespace autograd
 
@@ -288,9 +329,9 @@ Tensor window_mean_op(const Tensor& x, const PoolWindows& win, bool adjoint,
                       IntArrayRef result_sizes = {}) {
   return autograd::detail::differentiable<NodeT>(
       [&] {
-        const Tensor r = window_mean(pool_planes(x), win, adjoint, "avg_pool2d");
-        return adjoint ? r.view(result_sizes)
-                       : pool_result(r, x, int64_t(win.h.size()), int64_t(win.w.size()));
+        const Tensor r = window_mean(pool_planes(x, adjoint ? win.out_volume() : win.in_volume()),
+                                     win, adjoint, win.nd == 3 ? "avg_pool3d" : "avg_pool2d");
+        return adjoint ? r.view(result_sizes) : pool_result(r, x, win);
       },
       [&](NodeT& fn, const Tensor&) {
         fn.windows_ = win;
@@ -298,14 +339,6 @@ Tensor window_mean_op(const Tensor& x, const PoolWindows& win, bool adjoint,
         fn.adjoint_ = adjoint;
       },
       x);
-}
-
-// The sizes of x with its last two dims replaced.
-inline std::vector<int64_t> with_plane(IntArrayRef sizes, int64_t h, int64_t w) {
-  std::vector<int64_t> s = sizes.vec();
-  s[s.size() - 2] = h;
-  s.back() = w;
-  return s;
 }
 
 // The dtypes a pooling computes in: every floating type but Half (integers too for avg_pool2d),
@@ -373,6 +406,114 @@ inline PoolWindows pool2d_windows(const Tensor& x, const Pool2dParams& p) {
   return w;
 }
 
+// One 3-d pooling's parameters (T, H, W: depth first), checked as PyTorch's max_pool3d /
+// avg_pool3d check them.
+struct Pool3dParams {
+  int64_t k[3], s[3], p[3], dl[3] = {1, 1, 1}, o[3];
+};
+inline Pool3dParams pool3d_params(const Tensor& x, IntArrayRef kernel, IntArrayRef stride,
+                                  IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
+                                  bool avg) {
+  const char* name = avg ? "avg_pool3d" : "max_pool3d";
+  auto three = [&](IntArrayRef v, int64_t* out, bool may_be_empty, const char* what) {
+    TP_CHECK((may_be_empty && v.empty()) || v.size() == 1 || v.size() == 3, name, ": ", what);
+    for (std::size_t i = 0; i < 3 && !v.empty(); ++i) out[i] = v[v.size() == 3 ? i : 0];
+  };
+  Pool3dParams q{};
+  three(kernel, q.k, false,
+        avg ? "kernel_size must be a single int, or a tuple of three ints"
+            : "kernel_size must either be a single int, or a tuple of three ints");
+  three(stride, q.s, true,
+        avg ? "stride must be omitted, a single int, or a tuple of three ints"
+            : "stride must either be omitted, a single int, or a tuple of three ints");
+  if (stride.empty()) std::copy(q.k, q.k + 3, q.s);
+  three(padding, q.p, false,
+        avg ? "padding must be a single int, or a tuple of three ints"
+            : "padding must be either be a single int, or a tuple of three ints");
+  if (!dilation.empty()) {
+    three(dilation, q.dl, false, "dilation must be either a single int, or a tuple of three ints");
+  }
+  TP_CHECK(q.s[0] != 0 && q.s[1] != 0 && q.s[2] != 0, "stride should not be zero");
+  TP_CHECK(q.k[0] > 0 && q.k[1] > 0 && q.k[2] > 0,
+           "kernel size should be greater than zero, but got kT: ", q.k[0], " kH: ", q.k[1],
+           " kW: ", q.k[2]);
+  TP_CHECK(q.s[0] > 0 && q.s[1] > 0 && q.s[2] > 0,
+           "stride should be greater than zero, but got dT: ", q.s[0], " dH: ", q.s[1],
+           " dW: ", q.s[2]);
+  TP_CHECK(q.dl[0] > 0 && q.dl[1] > 0 && q.dl[2] > 0,
+           "dilation should be greater than zero, but got dilationT: ", q.dl[0],
+           " dilationH: ", q.dl[1], " dilationW: ", q.dl[2]);
+  for (int i = 0; i < 3; ++i) {
+    TP_CHECK(q.p[i] >= 0 && q.p[i] <= q.k[i] / 2,
+             "pad should be at most half of kernel size, but got pad=", q.p[i],
+             " and kernel_size=", q.k[i]);
+  }
+  TP_CHECK(x.dim() == 4 || x.dim() == 5,
+           "non-empty 4D or 5D (batch mode) tensor expected for input");
+  for (int64_t d = x.dim() - 4; d < x.dim(); ++d) {
+    TP_CHECK(x.size(d) != 0, name,
+             "(): Expected input's non-batch dimensions to have positive length, but input has a "
+             "shape of ",
+             x.sizes(), " and non-batch dimension ", d - (x.dim() - 4), " has length zero!");
+  }
+  const int64_t it = x.size(-3), ih = x.size(-2), iw = x.size(-1);
+  if (avg) {
+    TP_CHECK(it >= q.k[0] && ih >= q.k[1] && iw >= q.k[2], "input image (T: ", it, " H: ", ih,
+             " W: ", iw, ") smaller than kernel size (kT: ", q.k[0], " kH: ", q.k[1],
+             " kW: ", q.k[2], ")");
+  }
+  const int64_t in[3] = {it, ih, iw};
+  for (int i = 0; i < 3; ++i) {
+    q.o[i] = pooling_output_size(in[i], q.k[i], q.p[i], q.s[i], q.dl[i], ceil_mode);
+  }
+  TP_CHECK(q.o[0] >= 1 && q.o[1] >= 1 && q.o[2] >= 1, "Given input size: (", x.size(-4), "x", it,
+           "x", ih, "x", iw, "). Calculated output size: (", x.size(-4), "x", q.o[0], "x", q.o[1],
+           "x", q.o[2], "). Output size is too small");
+  return q;
+}
+
+// The windows of the parameters over x's volume.
+inline PoolWindows pool3d_windows(const Tensor& x, const Pool3dParams& q) {
+  PoolWindows w;
+  w.nd = 3;
+  w.in_d = x.size(-3);
+  w.in_h = x.size(-2);
+  w.in_w = x.size(-1);
+  w.d = sliding_windows(w.in_d, q.o[0], q.k[0], q.s[0], q.p[0], q.dl[0]);
+  w.h = sliding_windows(w.in_h, q.o[1], q.k[1], q.s[1], q.p[1], q.dl[1]);
+  w.w = sliding_windows(w.in_w, q.o[2], q.k[2], q.s[2], q.p[2], q.dl[2]);
+  return w;
+}
+
+// A 3-d adaptive pooling's output_size (one value or three) and its input check.
+inline PoolWindows adaptive3d_windows_of(const Tensor& x, IntArrayRef output_size,
+                                         const char* name) {
+  TP_CHECK(output_size.size() == 1 || output_size.size() == 3, name, ": output_size must be 3");
+  int64_t o[3];
+  for (std::size_t i = 0; i < 3; ++i) o[i] = output_size[output_size.size() == 3 ? i : 0];
+  TP_CHECK(o[0] >= 0 && o[1] >= 0 && o[2] >= 0, name,
+           ": elements of output_size must be greater than or equal to 0 but received {", o[0],
+           ", ", o[1], ", ", o[2], "}");
+  TP_CHECK(x.dim() == 4 || x.dim() == 5, name, "(): Expected 4D or 5D tensor, but got",
+           std::string_view(name) == "adaptive_max_pool3d" ? ": " : " ", x.sizes());
+  for (int64_t d = x.dim() - 4; d < x.dim(); ++d) {
+    TP_CHECK(x.size(d) > 0, name,
+             "(): Expected input to have non-zero size for non-batch dimensions, but input has "
+             "sizes ",
+             x.sizes(), " with dimension ", d, " being empty");
+  }
+  PoolWindows w;
+  w.nd = 3;
+  w.in_d = x.size(-3);
+  w.in_h = x.size(-2);
+  w.in_w = x.size(-1);
+  w.d = adaptive_windows(w.in_d, o[0]);
+  w.h = adaptive_windows(w.in_h, o[1]);
+  w.w = adaptive_windows(w.in_w, o[2]);
+  w.count_include_pad = false;
+  return w;
+}
+
 // adaptive pooling's output_size (one value or two) and its input check.
 inline PoolWindows adaptive_windows_of(const Tensor& x, IntArrayRef output_size, const char* name) {
   TP_CHECK(output_size.size() == 1 || output_size.size() == 2, name, ": output_size must be 2");
@@ -404,14 +545,14 @@ std::tuple<Tensor, Tensor> window_max_op(const Tensor& x, const PoolWindows& win
   Tensor indices;
   Tensor out = autograd::detail::differentiable<NodeT>(
       [&] {
-        auto [v, i] = window_max(pool_planes(x), win, name);
-        const int64_t oh = int64_t(win.h.size()), ow = int64_t(win.w.size());
-        indices = pool_result(i, x, oh, ow);
-        return pool_result(v, x, oh, ow);
+        auto [v, i] = window_max(pool_planes(x, win.in_volume()), win, name);
+        indices = pool_result(i, x, win);
+        return pool_result(v, x, win);
       },
       [&](NodeT& fn, const Tensor&) {
         fn.indices_ = autograd::SavedVariable(indices, false);
         fn.input_sizes_ = x.sizes().vec();
+        fn.nd_ = win.nd;
       },
       x);
   return {out, indices};
@@ -471,6 +612,27 @@ Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
       max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
 }
 
+// [N, C, D, H, W] or [C, D, H, W] -> the windows' maxima and their flat indices
+// (d * H + h) * W + w.
+template <class = void>
+std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false) {
+  const auto q =
+      detail::pool3d_params(self, kernel_size, stride, padding, dilation, ceil_mode, false);
+  detail::check_pool_dtype(self, "max_pool3d_with_indices_cpu", false);
+  return detail::window_max_op<autograd::MaxPool3DWithIndicesBackward0>(
+      self, detail::pool3d_windows(self, q), "max_pool3d");
+}
+
+template <class = void>
+Tensor max_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false) {
+  return std::get<0>(
+      max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
+}
+
 // ---- average pooling ----------------------------------------------------------------------------
 
 template <class = void>
@@ -499,6 +661,19 @@ Tensor avg_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
   return avg_pool2d(self.unsqueeze(-2), k, s, pd, ceil_mode, count_include_pad).squeeze(-2);
 }
 
+template <class = void>
+Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt) {
+  const auto q = detail::pool3d_params(self, kernel_size, stride, padding, {}, ceil_mode, true);
+  TP_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
+  detail::check_pool_dtype(self, "avg_pool3d_out_frame", true);
+  detail::PoolWindows w = detail::pool3d_windows(self, q);
+  w.count_include_pad = count_include_pad;
+  w.divisor_override = divisor_override;
+  return detail::window_mean_op<autograd::AvgPool3DBackward0>(self, w, false);
+}
+
 // ---- adaptive pooling ---------------------------------------------------------------------------
 
 // output_size: (oh, ow) or one value for both. A 1 x 1 output is the mean over the plane.
@@ -522,6 +697,28 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef o
   detail::check_pool_dtype(self, "adaptive_max_pool2d", false);
   return detail::window_max_op<autograd::AdaptiveMaxPool2DBackward0>(self, w,
                                                                      "adaptive_max_pool2d");
+}
+
+// output_size: (od, oh, ow) or one value for all three. A 1 x 1 x 1 output is the mean over the
+// volume.
+template <class = void>
+Tensor adaptive_avg_pool3d(const Tensor& self, IntArrayRef output_size) {
+  const detail::PoolWindows w =
+      detail::adaptive3d_windows_of(self, output_size, "adaptive_avg_pool3d");
+  if (is_integral(self.dtype(), /*include_bool=*/true)) {
+    detail::dtype_not_implemented("adaptive_avg_pool3d_cpu", self.dtype());
+  }
+  if (w.out_volume() == 1) return self.mean({-1, -2, -3}, true);
+  return detail::window_mean_op<autograd::AdaptiveAvgPool3DBackward0>(self, w, false);
+}
+
+template <class = void>
+std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, IntArrayRef output_size) {
+  const detail::PoolWindows w =
+      detail::adaptive3d_windows_of(self, output_size, "adaptive_max_pool3d");
+  detail::check_pool_dtype(self, "adaptive_max_pool3d_cpu", false);
+  return detail::window_max_op<autograd::AdaptiveMaxPool3DBackward0>(self, w,
+                                                                     "adaptive_max_pool3d");
 }
 
 template <class = void>
@@ -557,8 +754,11 @@ namespace nn::functional {
     if constexpr (N == 1) {                                                                        \
       return tensorplay::avg_pool1d(input, o.kernel_size(), o.stride(), o.padding(),               \
                                     o.ceil_mode(), o.count_include_pad());                         \
-    } else {                                                                                       \
+    } else if constexpr (N == 2) {                                                                 \
       return tensorplay::avg_pool2d(input, o.kernel_size(), o.stride(), o.padding(),               \
+                                    o.ceil_mode(), o.count_include_pad(), o.divisor_override());   \
+    } else {                                                                                       \
+      return tensorplay::avg_pool3d(input, o.kernel_size(), o.stride(), o.padding(),               \
                                     o.ceil_mode(), o.count_include_pad(), o.divisor_override());   \
     }                                                                                              \
   }                                                                                                \
@@ -577,6 +777,7 @@ namespace nn::functional {
   }
 TENSORPLAY_F_POOL_(1)
 TENSORPLAY_F_POOL_(2)
+TENSORPLAY_F_POOL_(3)
 #undef TENSORPLAY_F_POOL_
 
 }  // namespace nn::functional
@@ -593,6 +794,10 @@ TENSORPLAY_WINDOW_MEAN_APPLY_(AvgPool2DBackward0, AvgPool2DBackwardBackward0)
 TENSORPLAY_WINDOW_MEAN_APPLY_(AvgPool2DBackwardBackward0, AvgPool2DBackward0)
 TENSORPLAY_WINDOW_MEAN_APPLY_(AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0)
 TENSORPLAY_WINDOW_MEAN_APPLY_(AdaptiveAvgPool2DBackwardBackward0, AdaptiveAvgPool2DBackward0)
+TENSORPLAY_WINDOW_MEAN_APPLY_(AvgPool3DBackward0, AvgPool3DBackwardBackward0)
+TENSORPLAY_WINDOW_MEAN_APPLY_(AvgPool3DBackwardBackward0, AvgPool3DBackward0)
+TENSORPLAY_WINDOW_MEAN_APPLY_(AdaptiveAvgPool3DBackward0, AdaptiveAvgPool3DBackwardBackward0)
+TENSORPLAY_WINDOW_MEAN_APPLY_(AdaptiveAvgPool3DBackwardBackward0, AdaptiveAvgPool3DBackward0)
 #undef TENSORPLAY_WINDOW_MEAN_APPLY_
 
 }  // namespace tensorplay

@@ -20,6 +20,7 @@
 #include <tensorplay/core/error.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/nn/functional/options.hpp>
+#include <tensorplay/nn/functional/pooling.hpp>
 #include <tensorplay/nn/functional/resample.hpp>
 
 namespace tensorplay {
@@ -394,9 +395,11 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& options = 
     if (nd == 4) return tensorplay::_upsample_nearest_exact2d(input, os, sf);
     if (nd == 5) return tensorplay::_upsample_nearest_exact3d(input, os, sf);
   }
-  TP_CHECK_NOT_IMPLEMENTED(mode != kArea || nd < 3 || nd > 5,
-                           "interpolate(): mode='area' (adaptive average pooling) is not "
-                           "implemented in tensorplay yet");
+  if (mode == kArea) {  // adaptive average pooling to the output size, as torch's interpolate
+    if (nd == 3) return tensorplay::adaptive_avg_pool1d(input, *os);
+    if (nd == 4) return tensorplay::adaptive_avg_pool2d(input, *os);
+    if (nd == 5) return tensorplay::adaptive_avg_pool3d(input, *os);
+  }
   if (mode == kLinear && nd == 3)
     return tensorplay::upsample_linear1d(input, os, align_corners, sf);
   if (mode == kBilinear && nd == 4) {
