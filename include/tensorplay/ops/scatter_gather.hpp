@@ -121,7 +121,8 @@ template <class = void>
 }
 
 // k itself when 0 <= k < size (one unsigned comparison), else PyTorch's error.
-inline int64_t checked_index(int64_t k, int64_t dim, int64_t size) {
+template <class = void>
+int64_t checked_index(int64_t k, int64_t dim, int64_t size) {
   if (static_cast<uint64_t>(k) >= static_cast<uint64_t>(size)) [[unlikely]]
     index_out_of_bounds(k, dim, size);
   return k;
