@@ -6,8 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace ops_scatter_gather_test {
@@ -396,6 +399,108 @@ TEST_CASE("index_put_ with accumulate adds repeated indices up", "[ops][scatter_
   // basic indices only: the view is added to
   const std::vector<TensorIndex> row = {TensorIndex(1)};
   CHECK(same(x23().index_put(row, flt({1, 1, 1}), true), flt({0, 1, 2, 4, 5, 6}).reshape({2, 3})));
+}
+
+}  // namespace ops_scatter_gather_test
+
+namespace ops_scatter_gather_test {
+namespace {
+// The layouts a line can have: dense (the index's dim contiguous in every operand, the kernels'
+// fast road) and strided (each operand transposed in memory, or sliced).
+Tensor in_layout(const Tensor& t, int layout) {
+  if (layout == 1) return t.transpose(0, 2).contiguous().transpose(0, 2);  // dim 2 not innermost
+  if (layout == 2) {  // every other element along the last dim
+    std::vector<int64_t> wide = t.sizes().vec();
+    wide.back() *= 2;
+    Tensor w = zeros(wide, t.options());
+    Tensor s = w.slice(2, 0, wide.back(), 2);
+    s.copy_(t);
+    return s;
+  }
+  return t;
+}
+// Element (a, b, c) of a 3-d tensor as a double.
+double at3(const Tensor& t, int64_t a, int64_t b, int64_t c) {
+  return t.select(0, a).select(0, b).select(0, c).item().toDouble();
+}
+}  // namespace
+
+TEST_CASE("gather and the scatters: dense and strided lines against the definition",
+          "[ops][scatter_gather]") {
+  manual_seed(21);
+  const std::vector<int64_t> self_sizes{3, 4, 5};
+  for (DType dt : {kByte, kShort, kHalf, kFloat, kDouble, kLong}) {
+    for (int64_t dim = 0; dim < 3; ++dim) {
+      // 0: dense along dim 2; 1: transposed in memory; 2: sliced; 3: src alone sliced
+      for (int layout = 0; layout < 4; ++layout) {
+        INFO(dt << " dim " << dim << " layout " << layout);
+        std::vector<int64_t> isz{2, 3, 4};  // the index: smaller apart from dim, longer along it
+        isz[std::size_t(dim)] = 7;
+        const int64_t size = self_sizes[std::size_t(dim)];
+        const int own = layout == 3 ? 0 : layout;
+        const Tensor self = in_layout(randint(0, 9, self_sizes, kLong).to(dt), own);
+        const Tensor index = in_layout(randint(0, size, isz, kLong), own);
+        const Tensor src = in_layout(randint(0, 9, isz, kLong).to(dt), layout == 3 ? 2 : own);
+        // where index position (a, b, c) points into self
+        auto target = [&](int64_t a, int64_t b, int64_t c) {
+          std::array<int64_t, 3> p{a, b, c};
+          p[std::size_t(dim)] = index.select(0, a).select(0, b).select(0, c).item<int64_t>();
+          return p;
+        };
+        const Tensor g = self.gather(dim, index);
+        Tensor want_scatter = self.to(kDouble).clone(MemoryFormat::Contiguous);
+        Tensor want_add = self.to(kDouble).clone(MemoryFormat::Contiguous);
+        Tensor want_value = self.to(kDouble).clone(MemoryFormat::Contiguous);
+        Tensor want_max = self.to(kDouble).clone(MemoryFormat::Contiguous);
+        Tensor want_amin = full(self_sizes, std::numeric_limits<double>::infinity(), kDouble);
+        Tensor touched = zeros(self_sizes, kBool);
+        for (int64_t a = 0; a < isz[0]; ++a) {
+          for (int64_t b = 0; b < isz[1]; ++b) {
+            for (int64_t c = 0; c < isz[2]; ++c) {
+              const auto p = target(a, b, c);
+              REQUIRE(at3(g, a, b, c) == at3(self, p[0], p[1], p[2]));
+              const double v = at3(src, a, b, c);
+              double* ws = want_scatter.data_ptr<double>() + (p[0] * 4 + p[1]) * 5 + p[2];
+              double* wa = want_add.data_ptr<double>() + (p[0] * 4 + p[1]) * 5 + p[2];
+              double* wv = want_value.data_ptr<double>() + (p[0] * 4 + p[1]) * 5 + p[2];
+              double* wm = want_max.data_ptr<double>() + (p[0] * 4 + p[1]) * 5 + p[2];
+              double* wn = want_amin.data_ptr<double>() + (p[0] * 4 + p[1]) * 5 + p[2];
+              *ws = v;  // the last write in line order wins (dim is the line)
+              *wa += v;
+              *wv = 3;
+              *wm = std::max(*wm, v);
+              *wn = std::min(*wn, v);
+              touched.data_ptr<bool>()[(p[0] * 4 + p[1]) * 5 + p[2]] = true;
+            }
+          }
+        }
+        want_amin = want_amin.where(touched, self.to(kDouble));
+        CHECK(g.dtype() == dt);
+        CHECK(g.sizes() == IntArrayRef(isz));
+        CHECK(same(self.scatter(dim, index, src).to(kDouble), want_scatter));
+        CHECK(same(self.scatter_add(dim, index, src).to(kDouble), want_add));
+        CHECK(same(self.scatter(dim, index, 3.0).to(kDouble), want_value));
+        CHECK(same(self.scatter_reduce(dim, index, src, "amax").to(kDouble), want_max));
+        CHECK(same(self.scatter_reduce(dim, index, src, "amin", false).to(kDouble), want_amin));
+        // an out-of-range index in the middle of a line: PyTorch's message
+        for (int64_t bad : {size, int64_t(-1)}) {
+          Tensor wrong = index.clone();
+          std::vector<int64_t> mid{1, 2, 3};
+          mid[std::size_t(dim)] = 4;
+          wrong.select(0, mid[0]).select(0, mid[1]).select(0, mid[2]).fill_(bad);
+          const Tensor w = in_layout(wrong.contiguous(), own);
+          const std::string msg = "index " + std::to_string(bad) +
+                                  " is out of bounds for dimension " + std::to_string(dim) +
+                                  " with size " + std::to_string(size);
+          CHECK_THROWS_WITH(self.gather(dim, w), msg);
+          CHECK_THROWS_WITH(self.scatter(dim, w, src), msg);
+          CHECK_THROWS_WITH(self.scatter(dim, w, 1.0), msg);
+          CHECK_THROWS_WITH(self.scatter_add(dim, w, src), msg);
+          CHECK_THROWS_WITH(self.scatter_reduce(dim, w, src, "prod", false), msg);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace ops_scatter_gather_test

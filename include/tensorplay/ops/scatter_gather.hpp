@@ -21,6 +21,7 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <tensorplay/autograd/functions/indexing.hpp>
@@ -91,9 +92,40 @@ void for_each_line(const std::array<Tensor, N>& ts, IntArrayRef sizes, int64_t d
       std::max<int64_t>(1, internal::GRAIN_SIZE / std::max<int64_t>(n, 1)));
 }
 
+// A line's constants: its length, the indexed dim and its size, and the element strides along
+// dim of the operand addressed by position j (out for gather, src for scatter), of the one
+// addressed by index value k (self) and of the index.
+struct LineConstants {
+  int64_t n, dim, size, js, ks, is;
+};
+
+// f(c, js, ks, is) with the strides as compile-time 1s when all are 1 (the index's dim
+// contiguous in every operand, the common case: the loop then addresses without
+// multiplications), with the run-time strides otherwise; one loop body either way. The
+// constants are handed over by value: read through a reference (or a lambda's captures) they
+// are reloaded after every element written, as the compiler cannot prove that a byte-wise store
+// leaves them unchanged (that made gather twice as slow).
+template <class F>
+void with_line_strides(LineConstants c, F&& f) {
+  using One = std::integral_constant<int64_t, 1>;
+  if (c.js == 1 && c.ks == 1 && c.is == 1) {
+    f(c, One{}, One{}, One{});
+  } else {
+    f(c, c.js, c.ks, c.is);
+  }
+}
+
 template <class = void>
 [[noreturn]] void index_out_of_bounds(int64_t k, int64_t dim, int64_t size) {
   TP_ERROR("index ", k, " is out of bounds for dimension ", dim, " with size ", size);
+}
+
+// k itself when 0 <= k < size (one unsigned comparison), else PyTorch's error.
+template <class = void>
+int64_t checked_index(int64_t k, int64_t dim, int64_t size) {
+  if (static_cast<uint64_t>(k) >= static_cast<uint64_t>(size)) [[unlikely]]
+    index_out_of_bounds(k, dim, size);
+  return k;
 }
 
 // ---- checks (PyTorch's ScatterGatherChecks) ---------------------------------------------------
@@ -148,17 +180,20 @@ template <class = void>
 void gather_into(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
   if (index.numel() == 0) return;
   const Tensor o = as_1d(out), s = as_1d(self), idx = as_1d(index);
-  const auto es = static_cast<int64_t>(self.element_size());
   const int64_t n = idx.size(dim), size = s.size(dim);
-  const int64_t os = o.stride(dim) * es, ss = s.stride(dim) * es, is = idx.stride(dim) * 8;
-  dispatch_bytes(std::size_t(es), [&]<class U>() {
+  const int64_t os = o.stride(dim), ss = s.stride(dim), is = idx.stride(dim);
+  dispatch_bytes(self.element_size(), [&]<class U>() {
     for_each_line<3>({o, s, idx}, idx.sizes(), dim, [&](const std::array<char*, 3>& p) {
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t k = *reinterpret_cast<const int64_t*>(p[2] + j * is);
-        if (k < 0 || k >= size) [[unlikely]]
-          index_out_of_bounds(k, dim, size);
-        std::memcpy(p[0] + j * os, p[1] + k * ss, sizeof(U));
-      }
+      const LineConstants c{n, dim, size, os, ss, is};
+      U* const op = reinterpret_cast<U*>(p[0]);
+      const U* const sp = reinterpret_cast<const U*>(p[1]);
+      const int64_t* const ip = reinterpret_cast<const int64_t*>(p[2]);
+      with_line_strides(c, [&](const LineConstants l, auto js, auto ks, auto xs) {
+        for (int64_t j = 0; j < l.n; ++j) {
+          const int64_t k = checked_index(ip[j * xs], l.dim, l.size);
+          std::memcpy(op + j * js, sp + k * ks, sizeof(U));
+        }
+      });
     });
   });
 }
@@ -225,18 +260,11 @@ void scatter_into(const Tensor& self, int64_t dim, const Tensor& index, const Te
                   const Scalar* value, Reduce r, bool reset = false) {
   if (index.numel() == 0) return;
   const Tensor s = as_1d(self), idx = as_1d(index);
-  const auto es = static_cast<int64_t>(self.element_size());
   const int64_t n = idx.size(dim), size = s.size(dim);
-  const int64_t ss = s.stride(dim) * es, is = idx.stride(dim) * 8;
+  const int64_t ss = s.stride(dim), is = idx.stride(dim);
   const Tensor v = src ? as_1d(*src) : Tensor();
-  const int64_t vs = src ? v.stride(dim) * es : 0;
-  // The line's index values, checked before the line is written.
-  auto checked = [&](const char* ip, int64_t j) {
-    const int64_t k = *reinterpret_cast<const int64_t*>(ip + j * is);
-    if (k < 0 || k >= size) [[unlikely]]
-      index_out_of_bounds(k, dim, size);
-    return k;
-  };
+  const int64_t vs = src ? v.stride(dim) : 1;  // a value: no stride, any will do
+  // Each line's index values are checked as the line is written (PyTorch's order).
   if (r == Reduce::None && !reset) {  // a plain scatter moves bytes
     uint64_t bits = 0;                // the value as self's dtype stores it
     if (!src) {
@@ -245,17 +273,26 @@ void scatter_into(const Tensor& self, int64_t dim, const Tensor& index, const Te
         std::memcpy(&bits, &x, sizeof(T));
       });
     }
-    dispatch_bytes(std::size_t(es), [&]<class U>() {
+    dispatch_bytes(self.element_size(), [&]<class U>() {
+      auto line = [&](char* sp_, const char* ip_, const char* vp_) {
+        const LineConstants c{n, dim, size, vs, ss, is};
+        U* const sp = reinterpret_cast<U*>(sp_);
+        const U* const vp = reinterpret_cast<const U*>(vp_ ? vp_ : reinterpret_cast<char*>(&bits));
+        const int64_t* const ip = reinterpret_cast<const int64_t*>(ip_);
+        const bool has_src = vp_ != nullptr;
+        with_line_strides(c, [&](const LineConstants l, auto js, auto ks, auto xs) {
+          for (int64_t j = 0; j < l.n; ++j) {
+            const int64_t k = checked_index(ip[j * xs], l.dim, l.size);
+            std::memcpy(sp + k * ks, has_src ? vp + j * js : vp, sizeof(U));
+          }
+        });
+      };
       if (src) {
-        for_each_line<3>({s, v, idx}, idx.sizes(), dim, [&](const std::array<char*, 3>& p) {
-          for (int64_t j = 0; j < n; ++j)
-            std::memcpy(p[0] + checked(p[2], j) * ss, p[1] + j * vs, sizeof(U));
-        });
+        for_each_line<3>({s, v, idx}, idx.sizes(), dim,
+                         [&](const std::array<char*, 3>& p) { line(p[0], p[2], p[1]); });
       } else {
-        for_each_line<2>({s, idx}, idx.sizes(), dim, [&](const std::array<char*, 2>& p) {
-          for (int64_t j = 0; j < n; ++j)
-            std::memcpy(p[0] + checked(p[1], j) * ss, &bits, sizeof(U));
-        });
+        for_each_line<2>({s, idx}, idx.sizes(), dim,
+                         [&](const std::array<char*, 2>& p) { line(p[0], p[1], nullptr); });
       }
     });
     return;
@@ -264,25 +301,41 @@ void scatter_into(const Tensor& self, int64_t dim, const Tensor& index, const Te
     using M = opmath_t<T>;
     const T x = value ? value->to<T>() : T();
     const T id = reduce_identity<T>(r);
-    auto combine = [&](char* at, M b) {
-      T& d = *reinterpret_cast<T*>(at);
-      d = static_cast<T>(reduce_pair<M>(r, static_cast<M>(d), b));
-    };
-    auto line = [&](char* sp, const char* ip, const char* vp) {
-      if (reset) {
-        for (int64_t j = 0; j < n; ++j) *reinterpret_cast<T*>(sp + checked(ip, j) * ss) = id;
+    // kSum: the reduction fixed at compile time for scatter_add's sum (the hot case, and the
+    // gradient of gather), read at run time for the others.
+    auto run = [&]<bool kSum>() {
+      auto line = [&](char* sp_, const char* ip_, const char* vp_) {
+        const LineConstants c{n, dim, size, vs, ss, is};
+        const Reduce rr = kSum ? Reduce::Sum : r;
+        const M xv = static_cast<M>(x);
+        T* const sp = reinterpret_cast<T*>(sp_);
+        const T* const vp = reinterpret_cast<const T*>(vp_);
+        const int64_t* const ip = reinterpret_cast<const int64_t*>(ip_);
+        with_line_strides(c, [&](const LineConstants l, auto js, auto ks, auto xs) {
+          if (reset) {
+            const T idv = id;
+            for (int64_t j = 0; j < l.n; ++j)
+              sp[checked_index(ip[j * xs], l.dim, l.size) * ks] = idv;
+          }
+          for (int64_t j = 0; j < l.n; ++j) {
+            const M b = vp ? static_cast<M>(vp[j * js]) : xv;
+            T& d = sp[checked_index(ip[j * xs], l.dim, l.size) * ks];
+            d = static_cast<T>(reduce_pair<M>(rr, static_cast<M>(d), b));
+          }
+        });
+      };
+      if (src) {
+        for_each_line<3>({s, v, idx}, idx.sizes(), dim,
+                         [&](const std::array<char*, 3>& p) { line(p[0], p[2], p[1]); });
+      } else {
+        for_each_line<2>({s, idx}, idx.sizes(), dim,
+                         [&](const std::array<char*, 2>& p) { line(p[0], p[1], nullptr); });
       }
-      for (int64_t j = 0; j < n; ++j) {
-        const M b = static_cast<M>(vp ? *reinterpret_cast<const T*>(vp + j * vs) : x);
-        combine(sp + checked(ip, j) * ss, b);
-      }
     };
-    if (src) {
-      for_each_line<3>({s, v, idx}, idx.sizes(), dim,
-                       [&](const std::array<char*, 3>& p) { line(p[0], p[2], p[1]); });
+    if (r == Reduce::Sum) {
+      run.template operator()<true>();
     } else {
-      for_each_line<2>({s, idx}, idx.sizes(), dim,
-                       [&](const std::array<char*, 2>& p) { line(p[0], p[1], nullptr); });
+      run.template operator()<false>();
     }
   });
 }

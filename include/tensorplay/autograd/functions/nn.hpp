@@ -21,6 +21,7 @@
 #include <tensorplay/core/grad_mode.hpp>
 #include <tensorplay/core/scalar.hpp>
 #include <tensorplay/ops/factories.hpp>
+#include <tensorplay/ops/layer_norm_kernel.hpp>
 
 namespace tensorplay::autograd {
 
@@ -219,10 +220,26 @@ struct NativeLayerNormBackward0T final : NormNode {
     const std::vector<int64_t> row = detail::dims_from(outer, n);
     const std::vector<int64_t> rows = detail::dims_from(0, outer);
     const bool create_graph = GradMode::is_enabled();
+    variable_list out(3);
+    if (!create_graph && x.is_cpu()) {
+      // The fused kernel (ops/layer_norm_kernel.hpp), in the compute dtype; each gradient
+      // returned in its input's dtype and shape.
+      int64_t rows = 1, cols = 1;
+      for (int64_t d = 0; d < n; ++d) (d < outer ? rows : cols) *= x.size(d);
+      const Tensor xc = x.to(tensorplay::detail::reduce_impl::float_compute_dtype(x.dtype()));
+      auto [dx, dw, db] = tensorplay::detail::layer_norm_impl::backward(
+          g, xc, mean_.unpack(me), rstd_.unpack(me), w, rows, cols,
+          {should_compute_output(0), should_compute_output(1) && w.defined(),
+           should_compute_output(2)});
+      if (dx.defined()) out[0] = dx.view(x.sizes()).to(x.dtype());
+      const IntArrayRef param_shape = x.sizes().slice(std::size_t(outer));
+      if (dw.defined()) out[1] = dw.view(param_shape).to(w.dtype());
+      if (db.defined()) out[2] = db.view(param_shape).to(x.dtype());
+      return out;
+    }
     const Tensor mean = create_graph ? x.mean(row, true) : mean_.unpack(me);
     const Tensor rstd = create_graph ? detail::rstd_of(x, row, true, eps_) : rstd_.unpack(me);
     const Tensor xhat = x.sub(mean).mul(rstd);
-    variable_list out(3);
     if (should_compute_output(0)) {
       out[0] = detail::norm_input_grad(w.defined() ? g.mul(w) : g, xhat, rstd, row);
     }

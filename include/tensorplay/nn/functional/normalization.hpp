@@ -7,8 +7,10 @@
 //
 // Statistics are biased (divide by the count) for normalising, and batch_norm's running variance
 // takes the unbiased batch variance, as PyTorch. Float and double compute in their own type, Half
-// and BFloat16 in float (the output has the input's dtype; the statistics stay in float). The
-// forward runs the library's reductions and elementwise ops with recording off.
+// and BFloat16 in float (the output has the input's dtype; the statistics stay in float).
+// layer_norm runs a fused row kernel forward and backward (ops/layer_norm_kernel.hpp) on the
+// CPU; the others, and layer_norm on other devices, run the library's reductions and
+// elementwise ops with recording off.
 #pragma once
 
 #include <tensorplay/compiled/definitions.hpp>
@@ -25,6 +27,7 @@
 #include <tensorplay/nn/functional/options.hpp>
 #include <tensorplay/ops/binary.hpp>
 #include <tensorplay/ops/factories.hpp>
+#include <tensorplay/ops/layer_norm_kernel.hpp>
 #include <tensorplay/ops/reduce.hpp>
 #include <tensorplay/ops/unary.hpp>
 #include <tensorplay/ops/views.hpp>
@@ -102,12 +105,26 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
   Tensor out = autograd::detail::differentiable<autograd::NativeLayerNormBackward0>(
       [&] {
         const Tensor x = detail::to_compute(input);
-        const std::vector<int64_t> row = autograd::detail::dims_from(n - k, n);
-        mean = x.mean(row, true);
-        rstd = x.var(row, std::optional<int64_t>(0), true).add(eps).rsqrt();
-        std::vector<int64_t> shape(static_cast<std::size_t>(n - k), 1);
-        shape.insert(shape.end(), normalized_shape.begin(), normalized_shape.end());
-        return detail::affine(x.sub(mean).mul(rstd), weight, bias, shape).to(input.dtype());
+        if (!x.is_cpu()) {  // a device without the fused kernel: its own ops
+          const std::vector<int64_t> row = autograd::detail::dims_from(n - k, n);
+          mean = x.mean(row, true);
+          rstd = x.var(row, std::optional<int64_t>(0), true).add(eps).rsqrt();
+          std::vector<int64_t> shape(static_cast<std::size_t>(n - k), 1);
+          shape.insert(shape.end(), normalized_shape.begin(), normalized_shape.end());
+          return detail::affine(x.sub(mean).mul(rstd), weight, bias, shape).to(input.dtype());
+        }
+        // The fused kernel over M rows of N (ops/layer_norm_kernel.hpp); the statistics keep
+        // the input's outer dims and size 1 in the normalised ones.
+        int64_t rows = 1, cols = 1;
+        std::vector<int64_t> stat_shape;
+        for (int64_t d = 0; d < n; ++d) {
+          (d < n - k ? rows : cols) *= input.size(d);
+          stat_shape.push_back(d < n - k ? input.size(d) : 1);
+        }
+        auto [y, mu, rs] = detail::layer_norm_impl::forward(x, weight, bias, rows, cols, eps);
+        mean = mu.view(stat_shape);
+        rstd = rs.view(stat_shape);
+        return y.view(input.sizes()).to(input.dtype());
       },
       [&](autograd::NativeLayerNormBackward0& fn, const Tensor&) {
         fn.save(input, weight, mean, rstd, eps);
