@@ -389,9 +389,10 @@ enum class AllocatorAction : std::uint8_t {
   segment_free,
 };
 // The recorder: called on the calling thread, outside the allocator's locks, only while
-// recording is on; `addr` is the data pointer for blocks and the system block for segments,
-// `size` the rounded size. Must not throw (frees run inside noexcept deleters) and must not
-// allocate through the CPU allocator. Set by CachingAllocator::set_observer().
+// recording is on; `addr` is the block (its header: the system pointer, the data pointer is
+// addr + kBlockHeaderBytes), `size` the rounded size, `requested` what the caller asked for. Must
+// not throw (frees run inside noexcept deleters) and must not allocate through the CPU allocator.
+// Set by CachingAllocator::set_observer().
 using AllocatorObserver = void (*)(AllocatorAction action, void* addr, std::size_t size,
                                    std::size_t requested) noexcept;
 
@@ -649,7 +650,9 @@ class CachingAllocator final : public Allocator {
   [[gnu::noinline]] void* allocate_slow(std::size_t total, std::size_t nbytes) {
     ThreadCache* c = current_cache();
     void* data = allocate_uncached(c, total, nbytes);
-    if (recording()) notify(detail::AllocatorAction::alloc, data, total, nbytes);
+    if (recording()) {
+      notify(detail::AllocatorAction::alloc, detail::block_header(data), total, nbytes);
+    }
     return data;
   }
 
@@ -696,8 +699,8 @@ class CachingAllocator final : public Allocator {
     if (recording()) {
       // No stream to wait for on the CPU: the free completes as it is requested.
       const std::size_t requested = b->requested.load(std::memory_order_relaxed);
-      notify(detail::AllocatorAction::free_requested, detail::block_data(b), total, requested);
-      notify(detail::AllocatorAction::free_completed, detail::block_data(b), total, requested);
+      notify(detail::AllocatorAction::free_requested, b, total, requested);
+      notify(detail::AllocatorAction::free_completed, b, total, requested);
     }
     b->requested.store(0, std::memory_order_relaxed);
     ThreadCache* c = current_cache();

@@ -107,12 +107,6 @@ inline std::map<std::string, std::int64_t> memory_stats(const Device& device = D
       detail::cpu_device_stats(CachingAllocator::instance().stats()),
       {/*pools=*/false, /*requested=*/false});
 }
-inline std::map<std::string, std::int64_t> memory_stats(const std::string& device) {
-  return memory_stats(Device(device));
-}
-inline std::map<std::string, std::int64_t> memory_stats(const char* device) {
-  return memory_stats(Device(std::string(device)));
-}
 
 // torch.cuda.memory_allocated(device) and the others: one key of memory_stats().
 inline std::int64_t memory_allocated(const Device& device = Device("cpu")) {
@@ -127,18 +121,6 @@ inline std::int64_t memory_reserved(const Device& device = Device("cpu")) {
 inline std::int64_t max_memory_reserved(const Device& device = Device("cpu")) {
   return memory_stats(device).at("reserved_bytes.all.peak");
 }
-inline std::int64_t memory_allocated(const std::string& device) {
-  return memory_allocated(Device(device));
-}
-inline std::int64_t max_memory_allocated(const std::string& device) {
-  return max_memory_allocated(Device(device));
-}
-inline std::int64_t memory_reserved(const std::string& device) {
-  return memory_reserved(Device(device));
-}
-inline std::int64_t max_memory_reserved(const std::string& device) {
-  return max_memory_reserved(Device(device));
-}
 
 // torch.cuda.reset_peak_memory_stats(device): every peak restarts from the current value.
 inline void reset_peak_memory_stats(const Device& device = Device("cpu")) {
@@ -150,9 +132,6 @@ inline void reset_peak_memory_stats(const Device& device = Device("cpu")) {
   allocator.reset_peak_stats();
   const CachingAllocatorStats s = allocator.stats();
   detail::cpu_peak_allocations().store(static_cast<std::int64_t>(s.num_allocs - s.num_frees));
-}
-inline void reset_peak_memory_stats(const std::string& device) {
-  reset_peak_memory_stats(Device(device));
 }
 
 }  // namespace tensorplay::memory
