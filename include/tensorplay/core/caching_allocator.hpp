@@ -46,8 +46,11 @@
 //    thread is inside allocate/free/thread exit while stats() runs (quiescent), and otherwise a
 //    snapshot that may be off by the operations in flight.
 //  * peak_allocated_bytes: each thread (and one shared record for exited threads and
-//    cache-less calls) counts the bytes it allocated and freed (owner-only, as above) and the
-//    high-water mark of their difference; the peak is the sum of those marks. It is the exact
+//    cache-less calls) keeps its net share of allocated bytes (what it allocated minus what
+//    it freed, owner-only as above) and that share's high-water mark; the peak is the sum of
+//    those marks. The share is adj - cached_bytes with adj changed on the slow path only, so
+//    the fast paths pay one compare (a hit lowering the cache's low-water mark) and one
+//    counter (freed bytes, for the totals); see ThreadCache. It is the exact
 //    high-water mark of allocated bytes when one thread at a time allocates and frees since
 //    the last reset (the others' differences stay constant), and otherwise an upper bound
 //    (two threads' marks may come from different moments, and a thread that frees another's
@@ -61,7 +64,8 @@
 // keeps a registry of system blocks, linked through their headers under a mutex of its own
 // that only system allocation and release take. Each header also holds the size the caller
 // asked for while the block is handed out and 0 while it is cached: one relaxed store on each
-// fast path, which gives a snapshot both the state and the requested size of every block.
+// fast path (a plain move into the header line the path touches anyway), which gives a
+// snapshot both the state and the requested size of every block.
 // Memory history (set_observer) costs nothing while off: its flag is a bit of the per-thread
 // word the fast paths already test for a pending drop, so while on, every allocate and free
 // takes the slow path, which reports the event to the recorder.
@@ -324,10 +328,16 @@ struct alignas(64) ThreadCache {
   std::atomic<std::size_t> cached_bytes{0};
   std::atomic<std::uint64_t> hits{0};
   std::atomic<std::uint64_t> frees{0};
-  // Bytes (rounded) this thread allocated and freed, and the high-water mark of their
-  // difference since the last reset_peak_stats() (which alone writes it from another thread).
-  std::atomic<std::uint64_t> alloc_bytes{0};
-  std::atomic<std::uint64_t> free_bytes{0};
+  // The thread's share of allocated bytes, net = (bytes it allocated) - (bytes it freed), is
+  // kept as adj - cached_bytes: adj changes only on the slow path (a block from the pool or
+  // the system: +total; a free that bypasses the cache: -total; blocks leaving the cache:
+  // -their bytes), so the fast paths update nothing new for it. Its high-water mark is
+  // max(high_net, adj - low_cached): the fast hit path lowers low_cached, the slow path folds
+  // the mark into high_net before it changes adj (see fold_high). Written by the owner only
+  // (reset_peak_stats aside, see there); rounded bytes.
+  std::atomic<std::uint64_t> free_bytes{0};  // every free by this thread (totals)
+  std::atomic<std::int64_t> adj{0};
+  std::atomic<std::size_t> low_cached{0};
   std::atomic<std::int64_t> high_net{0};
   // Reasons to leave the fast path: kDropRequested (set by empty_cache() on any thread, cleared
   // by the owner) and kRecording (memory history on: every allocate/free takes the slow path,
@@ -506,12 +516,19 @@ class CachingAllocator final : public Allocator {
       s.total_freed_bytes = retired_free_bytes_.load(std::memory_order_relaxed);
       high = retired_high_net_.load(std::memory_order_relaxed);
       for (const detail::ThreadCache* c = registry_; c != nullptr; c = c->next) {
-        cached += c->cached_bytes.load(std::memory_order_relaxed);
+        const std::size_t thread_cached = c->cached_bytes.load(std::memory_order_relaxed);
+        const std::uint64_t freed = c->free_bytes.load(std::memory_order_relaxed);
+        const std::int64_t adj = c->adj.load(std::memory_order_relaxed);
+        cached += thread_cached;
         s.cache_hits += c->hits.load(std::memory_order_relaxed);
         s.num_frees += c->frees.load(std::memory_order_relaxed);
-        s.total_allocated_bytes += c->alloc_bytes.load(std::memory_order_relaxed);
-        s.total_freed_bytes += c->free_bytes.load(std::memory_order_relaxed);
-        high += c->high_net.load(std::memory_order_relaxed);
+        // allocated by the thread = freed by it + its net share
+        s.total_allocated_bytes +=
+            freed + static_cast<std::uint64_t>(adj - static_cast<std::int64_t>(thread_cached));
+        s.total_freed_bytes += freed;
+        high += std::max(
+            c->high_net.load(std::memory_order_relaxed),
+            adj - static_cast<std::int64_t>(c->low_cached.load(std::memory_order_relaxed)));
       }
     }
     {
@@ -556,8 +573,9 @@ class CachingAllocator final : public Allocator {
     retired_high_net_.store(
         static_cast<std::int64_t>(retired_alloc_bytes_.load() - retired_free_bytes_.load()));
     for (detail::ThreadCache* c = registry_; c != nullptr; c = c->next) {
-      c->high_net.store(static_cast<std::int64_t>(c->alloc_bytes.load(std::memory_order_relaxed) -
-                                                  c->free_bytes.load(std::memory_order_relaxed)),
+      const std::size_t cached = c->cached_bytes.load(std::memory_order_relaxed);
+      c->low_cached.store(cached, std::memory_order_relaxed);
+      c->high_net.store(c->adj.load(std::memory_order_relaxed) - static_cast<std::int64_t>(cached),
                         std::memory_order_relaxed);
     }
   }
@@ -619,21 +637,32 @@ class CachingAllocator final : public Allocator {
     BlockHeader* b = *head;
     *head = b->next;
     b->requested.store(nbytes, std::memory_order_relaxed);
-    c->cached_bytes.store(c->cached_bytes.load(std::memory_order_relaxed) - total,
-                          std::memory_order_relaxed);
+    const std::size_t cached = c->cached_bytes.load(std::memory_order_relaxed) - total;
+    c->cached_bytes.store(cached, std::memory_order_relaxed);
+    // The thread's net share grows: a new high-water mark when cached is at a new low.
+    if (cached < c->low_cached.load(std::memory_order_relaxed)) {
+      c->low_cached.store(cached, std::memory_order_relaxed);
+    }
     detail::owner_add<std::uint64_t>(c->hits, 1);
-    note_alloc(c, total);
     return b;
   }
 
-  // Owner only: the thread's allocated bytes and their high-water mark.
-  static void note_alloc(ThreadCache* c, std::size_t total) noexcept {
-    const std::uint64_t allocated = c->alloc_bytes.load(std::memory_order_relaxed) + total;
-    c->alloc_bytes.store(allocated, std::memory_order_relaxed);
-    const auto net =
-        static_cast<std::int64_t>(allocated - c->free_bytes.load(std::memory_order_relaxed));
-    if (net > c->high_net.load(std::memory_order_relaxed)) {
-      c->high_net.store(net, std::memory_order_relaxed);
+  // Owner only, on the slow path: changes the thread's adj by `delta` after `cached_bytes`
+  // was set to its new value. The high-water mark reached since the last change is folded
+  // into high_net first, since the fast path's low_cached is relative to the old adj.
+  static void change_adj(ThreadCache* c, std::int64_t delta) noexcept {
+    const std::int64_t adj = c->adj.load(std::memory_order_relaxed);
+    const std::int64_t mark =
+        adj - static_cast<std::int64_t>(c->low_cached.load(std::memory_order_relaxed));
+    if (mark > c->high_net.load(std::memory_order_relaxed)) {
+      c->high_net.store(mark, std::memory_order_relaxed);
+    }
+    c->adj.store(adj + delta, std::memory_order_relaxed);
+    const std::size_t cached = c->cached_bytes.load(std::memory_order_relaxed);
+    c->low_cached.store(cached, std::memory_order_relaxed);
+    const std::int64_t now = adj + delta - static_cast<std::int64_t>(cached);
+    if (now > c->high_net.load(std::memory_order_relaxed)) {
+      c->high_net.store(now, std::memory_order_relaxed);
     }
   }
   // The same for calls that have no thread cache (thread exit), on shared atomics.
@@ -678,7 +707,7 @@ class CachingAllocator final : public Allocator {
     }
     b->requested.store(nbytes, std::memory_order_relaxed);
     if (c != nullptr) {
-      note_alloc(c, total);
+      change_adj(c, static_cast<std::int64_t>(total));
     } else {
       note_alloc_retired(total);
     }
@@ -721,10 +750,11 @@ class CachingAllocator final : public Allocator {
       if (BlockHeader** head = c->lists.find_or_insert(total)) {
         b->next = *head;
         *head = b;
-        detail::owner_add(c->cached_bytes, total);
+        detail::owner_add(c->cached_bytes, total);  // net share -total, adj unchanged
         return;
       }
     }
+    change_adj(c, -static_cast<std::int64_t>(total));  // freed past the cache
     b->next = nullptr;
     push_to_pool(b);
   }
@@ -772,6 +802,7 @@ class CachingAllocator final : public Allocator {
     std::size_t taken = 0;
     BlockHeader* chain = c->lists.take(std::numeric_limits<std::size_t>::max(), taken);
     c->cached_bytes.store(0, std::memory_order_relaxed);
+    change_adj(c, -static_cast<std::int64_t>(taken));
     if (c->slow_flags.load(std::memory_order_relaxed) & detail::kDropRequested) {
       release_to_system(chain);
     } else {
@@ -784,10 +815,12 @@ class CachingAllocator final : public Allocator {
       if (registry_ == c) registry_ = c->next;
       retired_hits_.fetch_add(c->hits.load(std::memory_order_relaxed), std::memory_order_relaxed);
       retired_frees_.fetch_add(c->frees.load(std::memory_order_relaxed), std::memory_order_relaxed);
-      // The thread's bytes join the shared ones; adding its high-water mark keeps the summed
-      // bound of stats() unchanged.
-      retired_alloc_bytes_.fetch_add(c->alloc_bytes.load(std::memory_order_relaxed));
-      retired_free_bytes_.fetch_add(c->free_bytes.load(std::memory_order_relaxed));
+      // The thread's bytes join the shared ones (its cache is empty: net = adj); adding its
+      // high-water mark keeps the summed bound of stats() unchanged.
+      const std::uint64_t freed = c->free_bytes.load(std::memory_order_relaxed);
+      retired_alloc_bytes_.fetch_add(
+          freed + static_cast<std::uint64_t>(c->adj.load(std::memory_order_relaxed)));
+      retired_free_bytes_.fetch_add(freed);
       retired_high_net_.fetch_add(c->high_net.load(std::memory_order_relaxed));
     }
     delete c;
@@ -799,6 +832,7 @@ class CachingAllocator final : public Allocator {
     std::size_t taken = 0;
     BlockHeader* chain = c->lists.take(std::numeric_limits<std::size_t>::max(), taken);
     c->cached_bytes.store(0, std::memory_order_relaxed);
+    change_adj(c, -static_cast<std::int64_t>(taken));
     release_to_system(chain);
   }
 
@@ -808,6 +842,7 @@ class CachingAllocator final : public Allocator {
     BlockHeader* chain = c->lists.take(want, taken);
     c->cached_bytes.store(c->cached_bytes.load(std::memory_order_relaxed) - taken,
                           std::memory_order_relaxed);
+    change_adj(c, -static_cast<std::int64_t>(taken));
     push_to_pool(chain);
   }
 
