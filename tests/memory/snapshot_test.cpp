@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -262,6 +263,42 @@ TEST_CASE("compare: blocks alive after and not before, by allocation site", "[me
   CHECK(mem::compare(after, after).empty());
   leaked.clear();
   CHECK(mem::compare(before, mem::memory_snapshot()).empty());
+}
+
+TEST_CASE("_record_memory_history: a frame provider's frames follow the C++ ones",
+          "[memory][history]") {
+  namespace t = memory_snapshot_test;
+  namespace mem = tensorplay::memory;
+  t::HistoryOff off;
+  auto& recorder = mem::detail::HistoryRecorder::instance();
+  struct ProviderOff {
+    ~ProviderOff() { mem::detail::HistoryRecorder::instance().set_frame_provider(nullptr); }
+  } provider_off;
+  recorder.set_frame_provider([]() noexcept -> mem::detail::ExtraFrames {
+    return std::make_shared<const std::vector<mem::Frame>>(
+        std::vector<mem::Frame>{{"train.py", 42, "step"}});
+  });
+  auto& allocator = tensorplay::CachingAllocator::instance();
+  for (const char* stacks : {"all", "python", "cpp"}) {
+    CAPTURE(stacks);
+    mem::_record_memory_history(true, 16, stacks);
+    tensorplay::DataPtr p = allocator.allocate(333);
+    const mem::Snapshot snap = mem::_snapshot();
+    REQUIRE(!snap.device_traces[0].empty());
+    const std::vector<mem::Frame>& frames = snap.device_traces[0].back().frames;
+    const bool extra = std::string(stacks) != "cpp";
+    const bool cpp = std::string(stacks) != "python";
+    REQUIRE(frames.size() >= (extra ? 1u : 0u) + (cpp ? 1u : 0u));
+    CHECK((frames.back().filename == "train.py") == extra);
+    if (extra) {
+      CHECK(frames.back().line == 42);
+      CHECK(frames.back().name == "step");
+    }
+    CHECK((frames.size() > 1) == cpp);
+    const mem::Block* b = t::find_block(snap.segments, t::block_of(p));
+    REQUIRE(b != nullptr);
+    CHECK(b->frames.size() == frames.size());
+  }
 }
 
 TEST_CASE("memory history and snapshots: errors", "[memory][history]") {

@@ -8,8 +8,9 @@
 // Stacks are captured with backtrace() as raw return addresses (cheap: no symbol lookup while
 // recording) and symbolised only when a snapshot is exported (dladdr + demangling, memoised per
 // address; a function of the executable has a name only when it is linked with -rdynamic,
-// otherwise its frame reads "<file>+0x<offset>"). stacks = "python" records no C++ frames: the
-// Python layer attaches its own (python/tensorplay/memory.py); "all" and "cpp" record them.
+// otherwise its frame reads "<file>+0x<offset>"). stacks: "cpp" records the C++ frames,
+// "python" only the frames of a FrameProvider (the Python module installs one that reads the
+// interpreter's stack), "all" both, C++ frames first (they are the inner ones).
 //
 // Cost: off, nothing (the allocator's fast path tests one flag word it tested before); on,
 // every allocate/free takes the allocator's slow path plus a backtrace() and a mutex here.
@@ -24,11 +25,13 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -73,6 +76,13 @@ struct RawStack {
   void* pcs[kMaxFrames];
 };
 
+// Frames from another language's stack (Python's), innermost first: captured at the event by
+// the provider the binding installs, already symbolised.
+using ExtraFrames = std::shared_ptr<const std::vector<Frame>>;
+// Called on the allocating thread while recording; returns nullptr when it has nothing (no
+// Python stack on this thread, or the GIL is not held). Must not throw.
+using FrameProvider = ExtraFrames (*)() noexcept;
+
 struct RawEvent {
   AllocatorAction action;
   std::uintptr_t addr;
@@ -80,6 +90,12 @@ struct RawEvent {
   std::size_t requested;
   std::int64_t time_us;
   RawStack stack;
+  ExtraFrames extra;  // the provider's frames (outer to the C++ ones), or nullptr
+};
+// A live block's allocation stacks.
+struct BlockStacks {
+  RawStack stack;
+  ExtraFrames extra;
 };
 
 // Symbolises one return address: the function (demangled) and its object file.
@@ -116,7 +132,7 @@ class HistoryRecorder {
   }
 
   // Starts recording into a fresh ring of `max_entries` events (the old one is dropped).
-  void enable(std::size_t max_entries, bool cpp_frames) {
+  void enable(std::size_t max_entries, bool cpp_frames, bool extra_frames) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ring_.assign(max_entries, RawEvent{});
@@ -125,6 +141,7 @@ class HistoryRecorder {
       recorded_ = 0;
       live_.clear();
       cpp_frames_ = cpp_frames;
+      extra_frames_ = extra_frames;
       enabled_ = true;
     }
     // The first backtrace() may load libgcc_s and allocate: do it here, not in a deleter.
@@ -157,8 +174,13 @@ class HistoryRecorder {
     return out;
   }
 
-  // The allocation stack of the live block at `addr`, if it was allocated while recording.
-  bool block_stack(std::uintptr_t addr, RawStack& out) const {
+  // Installs (or, with nullptr, removes) the provider of extra frames; see FrameProvider.
+  void set_frame_provider(FrameProvider provider) noexcept {
+    provider_.store(provider, std::memory_order_relaxed);
+  }
+
+  // The allocation stacks of the live block at `addr`, if it was allocated while recording.
+  bool block_stack(std::uintptr_t addr, BlockStacks& out) const {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = live_.find(addr);
     if (it == live_.end()) return false;
@@ -176,6 +198,9 @@ class HistoryRecorder {
     e.time_us = std::chrono::duration_cast<std::chrono::microseconds>(
                     std::chrono::system_clock::now().time_since_epoch())
                     .count();
+    // The provider runs before the lock: it may take the interpreter's locks and allocate.
+    FrameProvider provider = provider_.load(std::memory_order_relaxed);
+    if (provider != nullptr && extra_frames_.load(std::memory_order_relaxed)) e.extra = provider();
     std::lock_guard<std::mutex> lock(mutex_);
     if (!enabled_ || ring_.empty()) return;
     if (cpp_frames_) {
@@ -191,7 +216,7 @@ class HistoryRecorder {
     ++recorded_;
     try {
       if (action == AllocatorAction::alloc) {
-        live_[e.addr] = e.stack;
+        live_[e.addr] = BlockStacks{e.stack, e.extra};
       } else if (action == AllocatorAction::free_completed) {
         live_.erase(e.addr);
       }
@@ -211,24 +236,30 @@ class HistoryRecorder {
   mutable std::mutex mutex_;
   std::vector<RawEvent> ring_;  // the last ring_.size() events; next_ is the slot to write
   std::size_t next_ = 0;
-  std::size_t size_ = 0;                               // slots filled
-  std::uint64_t recorded_ = 0;                         // events recorded since enable()
-  std::unordered_map<std::uintptr_t, RawStack> live_;  // live blocks allocated while recording
+  std::size_t size_ = 0;                                  // slots filled
+  std::uint64_t recorded_ = 0;                            // events recorded since enable()
+  std::unordered_map<std::uintptr_t, BlockStacks> live_;  // live blocks allocated while recording
   bool cpp_frames_ = true;
   bool enabled_ = false;
+  // Read before the lock in record(): relaxed atomics (a change races with at most the events
+  // in flight).
+  std::atomic<bool> extra_frames_{false};
+  std::atomic<FrameProvider> provider_{nullptr};
 };
 
 // Symbolises stacks, each address once per exporter.
 class Symboliser {
  public:
-  std::vector<Frame> frames(const RawStack& stack) {
+  // The C++ frames (innermost first), then the extra (Python) frames, which are outer.
+  std::vector<Frame> frames(const RawStack& stack, const ExtraFrames& extra = nullptr) {
     std::vector<Frame> out;
-    out.reserve(static_cast<std::size_t>(stack.depth));
+    out.reserve(static_cast<std::size_t>(stack.depth) + (extra ? extra->size() : 0));
     for (int i = 0; i < stack.depth; ++i) {
       auto [it, inserted] = cache_.try_emplace(stack.pcs[i]);
       if (inserted) it->second = symbolise(stack.pcs[i]);
       out.push_back(it->second);
     }
+    if (extra) out.insert(out.end(), extra->begin(), extra->end());
     return out;
   }
 
@@ -260,7 +291,7 @@ inline void _record_memory_history(bool enabled, std::size_t max_entries = kDefa
     return;
   }
   TP_CHECK_VALUE(max_entries > 0, "_record_memory_history: max_entries must be positive");
-  recorder.enable(max_entries, stacks != "python");
+  recorder.enable(max_entries, stacks != "python", stacks != "cpp");
 }
 
 }  // namespace tensorplay::memory

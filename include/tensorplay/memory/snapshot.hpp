@@ -105,10 +105,10 @@ inline std::vector<Segment> cpu_segments(Symboliser& symboliser) {
     b.size = s.total_size;
     b.requested_size = s.requested_size;
     b.state = s.active ? "active_allocated" : "inactive";
-    RawStack stack;
-    if (s.active && recorder.block_stack(seg.address, stack)) {
+    BlockStacks stacks;
+    if (s.active && recorder.block_stack(seg.address, stacks)) {
       b.has_frames = true;
-      b.frames = symboliser.frames(stack);
+      b.frames = symboliser.frames(stacks.stack, stacks.extra);
     }
     seg.blocks.push_back(std::move(b));
     out.push_back(std::move(seg));
@@ -184,7 +184,7 @@ inline Snapshot _snapshot(const Device& device = Device("cpu")) {
     t.size = e.size;
     t.requested_size = e.requested;
     t.time_us = e.time_us;
-    t.frames = symboliser.frames(e.stack);
+    t.frames = symboliser.frames(e.stack, e.extra);
     trace.push_back(std::move(t));
   }
   snap.device_traces.push_back(std::move(trace));
