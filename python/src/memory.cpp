@@ -2,7 +2,7 @@
 // (python/tensorplay/memory.py): statistics, the summary table, snapshots as torch's dicts and
 // lists, and memory history. Python frames: while history records with stacks "python" or
 // "all", every event made while this thread holds the GIL also keeps the Python stack
-// (filename, line, function), captured by a hook that memory.py turns on; events without the
+// (filename, line, function), captured by the provider installed here; events without the
 // GIL (kernels run with it released) keep their C++ stack only.
 #include <tensorplay/memory/history.hpp>
 #include <tensorplay/memory/snapshot.hpp>
@@ -66,10 +66,42 @@ py::list segments_to_list(const std::vector<mem::Segment>& segments) {
   return out;
 }
 
+// The frame provider (memory/history.hpp): this thread's Python stack, innermost first, when it
+// holds the GIL. Leaves any pending Python exception as it was.
+mem::detail::ExtraFrames python_frames() noexcept {
+  if (!Py_IsInitialized() || _Py_IsFinalizing() || !PyGILState_Check()) return nullptr;
+  PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+  PyErr_Fetch(&type, &value, &traceback);
+  mem::detail::ExtraFrames out;
+  try {
+    auto frames = std::make_shared<std::vector<mem::Frame>>();
+    PyFrameObject* f = PyEval_GetFrame();  // borrowed
+    Py_XINCREF(f);
+    while (f != nullptr) {
+      PyCodeObject* code = PyFrame_GetCode(f);  // new reference
+      const char* file = PyUnicode_AsUTF8(code->co_filename);
+      const char* name = PyUnicode_AsUTF8(code->co_name);
+      if (file == nullptr || name == nullptr) PyErr_Clear();
+      frames->push_back(mem::Frame{file != nullptr ? file : "??", PyFrame_GetLineNumber(f),
+                                   name != nullptr ? name : "??"});
+      Py_DECREF(code);
+      PyFrameObject* back = PyFrame_GetBack(f);  // new reference
+      Py_DECREF(f);
+      f = back;
+    }
+    out = std::move(frames);
+  } catch (...) {
+    // Out of memory: the event keeps its C++ frames only.
+  }
+  PyErr_Restore(type, value, traceback);
+  return out;
+}
+
 }  // namespace
 
 void register_memory(const Target& t) {
   py::module_ m = py::reinterpret_borrow<py::module_>(t.module);
+  mem::detail::HistoryRecorder::instance().set_frame_provider(&python_frames);
   m.def("_memory_stats", [](const std::string& device) {
     py::dict d;
     for (const auto& [key, value] : mem::memory_stats(Device(device))) d[py::str(key)] = value;
