@@ -120,6 +120,22 @@ TEST_CASE("memory_stats: peaks are exact under single-threaded use", "[memory][s
   CHECK(mem::max_memory_allocated() == top);
   CHECK(mem::max_memory_reserved() == mem::memory_reserved());
 
+  // The live-block count peaks with the bytes here (every block is a cache hit): exact.
+  {
+    std::vector<tensorplay::DataPtr> blocks;
+    for (int i = 0; i < 5; ++i) blocks.push_back(allocator.allocate(3000));
+    blocks.clear();  // all five cached in this thread
+    mem::reset_peak_memory_stats();
+    const std::int64_t live = mem::memory_stats().at("allocation.all.current");
+    for (int i = 0; i < 5; ++i) blocks.push_back(allocator.allocate(3000));
+    blocks.clear();
+    const auto s = mem::memory_stats();
+    CHECK(s.at("allocation.all.current") == live);
+    CHECK(s.at("allocation.all.peak") == live + 5);
+    CHECK(s.at("active.all.peak") == live + 5);
+    CHECK(mem::max_memory_allocated() == base + 5 * block(3000));
+  }
+
   // After a reset the peaks restart from the current values.
   allocator.empty_cache();
   mem::reset_peak_memory_stats();

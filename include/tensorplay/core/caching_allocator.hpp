@@ -56,6 +56,12 @@
 //    (two threads' marks may come from different moments, and a thread that frees another's
 //    blocks ends below its mark), clamped to peak_reserved_bytes. total_allocated_bytes and
 //    total_freed_bytes are those sums, exact when quiescent like the other per-thread sums.
+//  * peak_allocations (live blocks) is sampled, not tracked on the fast path: each thread
+//    raises its mark on every slow-path call and whenever a hit takes its cache to a new low
+//    of bytes (a new high of its allocated bytes). It is exact when the count peaks together
+//    with the bytes or at a slow-path call (a training loop, whose every step allocates the
+//    same blocks, is such a case), and a lower bound otherwise (many small blocks allocated
+//    after a large one was freed). It is never below the current count.
 //  * Byte counts are in rounded block sizes (header included), so a 100-byte tensor counts 192.
 //  * Zero-byte allocations are not counted: they return a null DataPtr with no deleter (as
 //    c10's CPU allocator does) and never reach the free lists.
@@ -127,6 +133,7 @@ struct CachingAllocatorStats {
   std::uint64_t total_reserved_bytes = 0;   // summed over every system allocation
   std::uint64_t total_released_bytes = 0;   // summed over every system free
   std::uint64_t peak_segments = 0;          // high-water mark of system blocks held
+  std::uint64_t peak_allocations = 0;       // high-water mark of live blocks (sampled, see above)
   std::uint64_t num_alloc_retries = 0;      // cache flushes before a retried system allocation
   std::uint64_t num_ooms = 0;               // out-of-memory errors thrown
 };
@@ -333,7 +340,7 @@ struct alignas(64) ThreadCache {
   // the system: +total; a free that bypasses the cache: -total; blocks leaving the cache:
   // -their bytes), so the fast paths update nothing new for it. Its high-water mark is
   // max(high_net, adj - low_cached): the fast hit path lowers low_cached, the slow path folds
-  // the mark into high_net before it changes adj (see fold_high). Written by the owner only
+  // the mark into high_net before it changes adj (see change_adj). Written by the owner only
   // (reset_peak_stats aside, see there); rounded bytes.
   std::atomic<std::uint64_t> free_bytes{0};  // every free by this thread (totals)
   std::atomic<std::int64_t> adj{0};
@@ -343,6 +350,11 @@ struct alignas(64) ThreadCache {
   // by the owner) and kRecording (memory history on: every allocate/free takes the slow path,
   // which records it). One relaxed load of the whole word on each fast path tests both.
   std::atomic<unsigned> slow_flags{0};
+  // The live-block count's high-water mark, sampled (sample_count) on the slow path and when a
+  // hit finds a new low of cached bytes; misses: system allocations made by this thread.
+  // Owner-only writes (reset_peak_stats aside), read by stats().
+  std::atomic<std::uint64_t> misses{0};
+  std::atomic<std::int64_t> high_count{0};
   // Registry links: guarded by CachingAllocator's registry mutex.
   ThreadCache* prev = nullptr;
   ThreadCache* next = nullptr;
@@ -508,8 +520,10 @@ class CachingAllocator final : public Allocator {
     Stats s;
     std::size_t cached = 0;
     std::int64_t high = 0;
+    std::int64_t high_count = 0;
     {
       std::lock_guard<std::mutex> lock(registry_mutex_);
+      high_count = retired_high_count_.load(std::memory_order_relaxed);
       s.cache_hits = retired_hits_;
       s.num_frees = retired_frees_;
       s.total_allocated_bytes = retired_alloc_bytes_.load(std::memory_order_relaxed);
@@ -529,6 +543,7 @@ class CachingAllocator final : public Allocator {
         high += std::max(
             c->high_net.load(std::memory_order_relaxed),
             adj - static_cast<std::int64_t>(c->low_cached.load(std::memory_order_relaxed)));
+        high_count += c->high_count.load(std::memory_order_relaxed);
       }
     }
     {
@@ -554,6 +569,9 @@ class CachingAllocator final : public Allocator {
     s.total_reserved_bytes = total_reserved_bytes_.load();
     s.total_released_bytes = total_released_bytes_.load();
     s.peak_segments = peak_segments_.load();
+    const std::uint64_t live = s.num_allocs - s.num_frees;
+    s.peak_allocations =
+        std::max<std::uint64_t>(high_count > 0 ? static_cast<std::uint64_t>(high_count) : 0, live);
     s.num_alloc_retries = num_alloc_retries_.load();
     s.num_ooms = num_ooms_.load();
     return s;
@@ -572,12 +590,20 @@ class CachingAllocator final : public Allocator {
     std::lock_guard<std::mutex> lock(registry_mutex_);
     retired_high_net_.store(
         static_cast<std::int64_t>(retired_alloc_bytes_.load() - retired_free_bytes_.load()));
+    // The live blocks no live thread accounts for (exited threads, cache-less calls): their
+    // allocations (cache-less hits and system allocations by no live thread) minus frees.
+    std::int64_t others =
+        static_cast<std::int64_t>(retired_hits_.load() + num_system_allocs_.load()) -
+        static_cast<std::int64_t>(retired_frees_.load());
     for (detail::ThreadCache* c = registry_; c != nullptr; c = c->next) {
       const std::size_t cached = c->cached_bytes.load(std::memory_order_relaxed);
       c->low_cached.store(cached, std::memory_order_relaxed);
       c->high_net.store(c->adj.load(std::memory_order_relaxed) - static_cast<std::int64_t>(cached),
                         std::memory_order_relaxed);
+      c->high_count.store(thread_count(c), std::memory_order_relaxed);
+      others -= static_cast<std::int64_t>(c->misses.load(std::memory_order_relaxed));
     }
+    retired_high_count_.store(others);
   }
 
   // See the header comment: the pool and this thread's cache now, other threads' caches on
@@ -639,12 +665,27 @@ class CachingAllocator final : public Allocator {
     b->requested.store(nbytes, std::memory_order_relaxed);
     const std::size_t cached = c->cached_bytes.load(std::memory_order_relaxed) - total;
     c->cached_bytes.store(cached, std::memory_order_relaxed);
-    // The thread's net share grows: a new high-water mark when cached is at a new low.
-    if (cached < c->low_cached.load(std::memory_order_relaxed)) {
-      c->low_cached.store(cached, std::memory_order_relaxed);
-    }
     detail::owner_add<std::uint64_t>(c->hits, 1);
+    // The thread's net share grows: a new high-water mark when cached is at a new low.
+    if (__builtin_expect(cached < c->low_cached.load(std::memory_order_relaxed), 0)) {
+      c->low_cached.store(cached, std::memory_order_relaxed);
+      sample_count(c);
+    }
     return b;
+  }
+
+  // The thread's share of live blocks: blocks it allocated minus blocks it freed.
+  static std::int64_t thread_count(const ThreadCache* c) noexcept {
+    return static_cast<std::int64_t>(c->hits.load(std::memory_order_relaxed) +
+                                     c->misses.load(std::memory_order_relaxed)) -
+           static_cast<std::int64_t>(c->frees.load(std::memory_order_relaxed));
+  }
+  // Owner only: raises the thread's count high-water mark to its current count.
+  [[gnu::noinline]] static void sample_count(ThreadCache* c) noexcept {
+    const std::int64_t count = thread_count(c);
+    if (count > c->high_count.load(std::memory_order_relaxed)) {
+      c->high_count.store(count, std::memory_order_relaxed);
+    }
   }
 
   // Owner only, on the slow path: changes the thread's adj by `delta` after `cached_bytes`
@@ -664,6 +705,7 @@ class CachingAllocator final : public Allocator {
     if (now > c->high_net.load(std::memory_order_relaxed)) {
       c->high_net.store(now, std::memory_order_relaxed);
     }
+    sample_count(c);
   }
   // The same for calls that have no thread cache (thread exit), on shared atomics.
   void note_alloc_retired(std::size_t total) noexcept {
@@ -700,6 +742,7 @@ class CachingAllocator final : public Allocator {
     }
     if (b == nullptr) {
       b = system_alloc(total, nbytes);
+      if (c != nullptr) detail::owner_add<std::uint64_t>(c->misses, 1);
     } else if (c != nullptr) {
       detail::owner_add<std::uint64_t>(c->hits, 1);
     } else {
@@ -822,6 +865,7 @@ class CachingAllocator final : public Allocator {
           freed + static_cast<std::uint64_t>(c->adj.load(std::memory_order_relaxed)));
       retired_free_bytes_.fetch_add(freed);
       retired_high_net_.fetch_add(c->high_net.load(std::memory_order_relaxed));
+      retired_high_count_.fetch_add(c->high_count.load(std::memory_order_relaxed));
     }
     delete c;
   }
@@ -970,6 +1014,7 @@ class CachingAllocator final : public Allocator {
   std::atomic<std::uint64_t> retired_alloc_bytes_{0};
   std::atomic<std::uint64_t> retired_free_bytes_{0};
   std::atomic<std::int64_t> retired_high_net_{0};
+  std::atomic<std::int64_t> retired_high_count_{0};  // their live-block count's mark
 
   // Segment registry (every system block, linked through its header): guarded by
   // segment_mutex_, which is taken only on system allocation/release and by segments().

@@ -13,11 +13,8 @@
 //   reserved_bytes / segment     system blocks (each block is its own segment)
 //   inactive_split(_bytes)       always 0: a block is never split, so every free one can be
 //                                returned by empty_cache()
-// What is exact and when is the allocator's header comment. One addition here: the CPU
-// allocator does not track the peak count of live blocks on its fast path, so
-// allocation.all.peak and active.all.peak are the highest count seen by memory_stats() calls
-// since the last reset_peak_memory_stats(): a lower bound of the true peak. The byte peaks are
-// tracked by the allocator itself.
+// What is exact and when is the allocator's header comment (allocation.all.peak, the count of
+// live blocks, is sampled: see peak_allocations there).
 //
 // CUDA (TENSORPLAY_USE_CUDA) forwards to tensorplay::cuda::memory_stats, whose allocator keeps
 // c10's DeviceStats itself. Vulkan's allocator keeps only CachingAllocatorStats without the
@@ -25,8 +22,6 @@
 // device that has no allocator of ours, and a backend that is not compiled in).
 #pragma once
 
-#include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -43,13 +38,6 @@
 namespace tensorplay::memory {
 
 namespace detail {
-
-// The highest live-block count seen by memory_stats() since the last reset (see the header
-// comment). Thread-safe: an atomic, raised with a compare-exchange.
-inline std::atomic<std::int64_t>& cpu_peak_allocations() noexcept {
-  static std::atomic<std::int64_t> peak{0};
-  return peak;
-}
 
 // The device a memory function is about: CPU or a backend that is compiled in and has an
 // allocator with torch's stats; anything else throws.
@@ -75,10 +63,7 @@ inline DeviceStats cpu_device_stats(const CachingAllocatorStats& s) {
   auto i64 = [](auto v) { return static_cast<std::int64_t>(v); };
   DeviceStats d;
   const std::int64_t live = i64(s.num_allocs) - i64(s.num_frees);
-  std::int64_t peak = cpu_peak_allocations().load();
-  while (peak < live && !cpu_peak_allocations().compare_exchange_weak(peak, live)) {
-  }
-  d.allocation[all] = Stat{live, std::max(peak, live), i64(s.num_allocs), i64(s.num_frees)};
+  d.allocation[all] = Stat{live, i64(s.peak_allocations), i64(s.num_allocs), i64(s.num_frees)};
   d.active[all] = d.allocation[all];
   const std::int64_t segments = i64(s.num_system_allocs) - i64(s.num_system_frees);
   d.segment[all] =
@@ -128,10 +113,7 @@ inline void reset_peak_memory_stats(const Device& device = Device("cpu")) {
 #if TENSORPLAY_USE_CUDA
   if (d.is_cuda()) return cuda::reset_peak_memory_stats(d.index());
 #endif
-  CachingAllocator& allocator = CachingAllocator::instance();
-  allocator.reset_peak_stats();
-  const CachingAllocatorStats s = allocator.stats();
-  detail::cpu_peak_allocations().store(static_cast<std::int64_t>(s.num_allocs - s.num_frees));
+  CachingAllocator::instance().reset_peak_stats();
 }
 
 }  // namespace tensorplay::memory
