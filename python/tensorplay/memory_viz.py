@@ -37,19 +37,29 @@ def load(path):
     return snapshot
 
 
-def _site(frames):
-    """A short label for an allocation site: the innermost Python frame, else the innermost
-    frame that is not inside the allocator."""
+def _common_prefix(trace):
+    """How many innermost frames every allocation shares (the allocator's own frames)."""
+    stacks = [e.get("frames") or [] for e in trace if e["action"] == "alloc"]
+    stacks = [st for st in stacks if st]
+    if not stacks:
+        return 0
+    n = min(len(st) for st in stacks)
+    for i in range(n):
+        key = (stacks[0][i].get("filename"), stacks[0][i].get("name"))
+        if any((st[i].get("filename"), st[i].get("name")) != key for st in stacks):
+            return i
+    return max(n - 1, 0)
+
+
+def _site(frames, skip=0):
+    """A short label for an allocation site: the innermost Python frame, else the first two C++
+    frames below the ones every allocation shares (``skip``)."""
     if not frames:
         return "<no stack>"
     for f in frames:
         if f.get("filename", "").endswith(".py"):
             return f"{os.path.basename(f['filename'])}:{f['line']} {f['name']}"
-    for f in frames:
-        name = f.get("name", "")
-        if "CachingAllocator" not in name and "memory::" not in name:
-            return name[:60]
-    return frames[0].get("name", "?")[:60]
+    return " < ".join(f.get("name", "?")[:40] for f in frames[skip:skip + 2]) or "<allocator>"
 
 
 def timeline(snapshot):
@@ -72,13 +82,14 @@ def timeline(snapshot):
             if b["state"].startswith("active") and address not in allocated_in_trace:
                 base_bytes += b["size"]
     live = {}  # addr -> (size, site)
+    skip = _common_prefix(trace)
     seen = set()
     series = {}
     base = []
     alive_base = base_bytes
     for i, e in enumerate(trace):
         if e["action"] == "alloc":
-            site = _site(e.get("frames"))
+            site = _site(e.get("frames"), skip)
             live[e["addr"]] = (e["size"], site)
             seen.add(e["addr"])
             series.setdefault(site, [0] * len(trace))

@@ -236,5 +236,104 @@ class LeakFinderTest(unittest.TestCase):
             tp.memory.compare({}, [])
 
 
+try:
+    import matplotlib  # noqa: F401
+    HAVE_MATPLOTLIB = True
+except ImportError:
+    HAVE_MATPLOTLIB = False
+
+PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def train_mlp_steps(steps):
+    """examples/train_mlp's training (two spirals, 2 -> 64 -> 2, full-batch SGD), in Python."""
+    tp.manual_seed(0)
+    x = tp.randn(400, 2)
+    y = (x[:, 0] * x[:, 1] > 0).to(tp.int64)
+    onehot = tp.stack([y.eq(0), y.eq(1)], 1).to(tp.float32)
+    params = [tp.randn(2, 64).requires_grad_(), tp.zeros(64, requires_grad=True),
+              (tp.randn(64, 2) / 8).requires_grad_(), tp.zeros(2, requires_grad=True)]
+    for _ in range(steps):
+        w1, b1, w2, b2 = params
+        logits = (x.mm(w1) + b1).relu().mm(w2) + b2
+        loss = -(logits.log_softmax(1) * onehot).sum(1).mean()
+        loss.backward()
+        with tp.no_grad():
+            for p in params:
+                p.sub_(p.grad * 0.5)
+                p.grad.zero_()
+    return params
+
+
+@unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed (Debian: python3-matplotlib)")
+class MemoryVizTest(unittest.TestCase):
+    def tearDown(self):
+        tp.memory._record_memory_history(False)
+
+    def run_viz(self, snapshot_path, out):
+        import subprocess
+        import sys
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        result = subprocess.run([sys.executable, "-m", "tensorplay.memory_viz", snapshot_path,
+                                 "-o", out], capture_output=True, text=True, env=env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertGreater(os.path.getsize(out), 1000)
+        return dict(item.split("=") for item in result.stdout.split())
+
+    def check_totals(self, printed, segments, reserved, active):
+        self.assertEqual(int(printed["segments"]), segments)
+        self.assertEqual(int(printed["reserved"]), reserved)
+        self.assertEqual(int(printed["active"]), active)
+
+    def test_plots_of_a_training_loop(self):
+        params = train_mlp_steps(2)  # warm-up
+        tp.memory._record_memory_history(True, stacks="python")
+        params = train_mlp_steps(5)
+        stats = tp.memory.memory_stats()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "snapshot.pickle")
+            tp.memory._dump_snapshot(path)
+            for ext in (".png", ".svg", ".html"):
+                printed = self.run_viz(path, os.path.join(d, "out" + ext))
+                self.check_totals(printed, stats["segment.all.current"],
+                                  stats["reserved_bytes.all.current"],
+                                  stats["allocated_bytes.all.current"])
+                self.assertGreater(int(printed["events"]), 0)
+                self.assertLessEqual(int(printed["peak_active"]),
+                                     stats["allocated_bytes.all.peak"])
+            with open(os.path.join(d, "out.png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            with open(os.path.join(d, "out.html"), encoding="utf-8") as f:
+                self.assertIn("<svg", f.read())
+        del params
+
+    @unittest.skipUnless(os.environ.get("TENSORPLAY_TRAIN_MLP"),
+                         "set TENSORPLAY_TRAIN_MLP to the examples/train_mlp binary")
+    def test_plots_of_examples_train_mlp(self):
+        import subprocess
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "train_mlp.json")
+            env = dict(os.environ, TENSORPLAY_MEMORY_SNAPSHOT=path)
+            run = subprocess.run([os.environ["TENSORPLAY_TRAIN_MLP"]], capture_output=True,
+                                 text=True, env=env)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            line = [ln for ln in run.stdout.splitlines() if ln.startswith("memory: ")][0].split()
+            stats = dict(zip(line[1::2], map(int, line[2::2])))
+            printed = self.run_viz(path, os.path.join(d, "out.png"))
+            self.check_totals(printed, stats["segments"], stats["reserved"], stats["active"])
+
+    def test_bad_output(self):
+        from tensorplay import memory_viz
+        with self.assertRaisesRegex(ValueError, "png"):
+            memory_viz.render({"segments": [], "device_traces": [[]]}, "out.bmp")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "x.pickle")
+            with open(path, "wb") as f:
+                pickle.dump({"nope": 1}, f)
+            with self.assertRaisesRegex(ValueError, "not a memory snapshot"):
+                memory_viz.load(path)
+
+
 if __name__ == "__main__":
     unittest.main()
