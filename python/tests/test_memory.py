@@ -242,7 +242,6 @@ try:
 except ImportError:
     HAVE_MATPLOTLIB = False
 
-PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
 def train_mlp_steps(steps):
