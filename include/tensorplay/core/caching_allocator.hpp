@@ -50,7 +50,7 @@
 //    it freed, owner-only as above) and that share's high-water mark; the peak is the sum of
 //    those marks. The share is adj - cached_bytes with adj changed on the slow path only, so
 //    the fast paths pay one compare (a hit lowering the cache's low-water mark) and one
-//    counter (freed bytes, for the totals); see ThreadCache. It is the exact
+//    counter (allocated bytes, on the hit path, for the totals); see ThreadCache. It is the exact
 //    high-water mark of allocated bytes when one thread at a time allocates and frees since
 //    the last reset (the others' differences stay constant), and otherwise an upper bound
 //    (two threads' marks may come from different moments, and a thread that frees another's
@@ -76,8 +76,8 @@
 // word the fast paths already test for a pending drop, so while on, every allocate and free
 // takes the slow path, which reports the event to the recorder.
 // Cost, measured (callgrind, allocate + free of 64 B in a loop, -O3): 65 instructions per round
-// trip before these instruments, 79 with them (the requested-size stores, the low-water
-// compare, the freed-bytes counter); recording off adds none of them.
+// trip before these instruments, 74 with them (the requested-size stores, the low-water
+// compare, the allocated-bytes counter); recording off adds none of them.
 //
 // Lifetime: instance() is never destroyed, and a block freed after its thread's cache was
 // destroyed (a static tensor destroyed at exit, after main's thread_locals) goes to the pool.
@@ -345,7 +345,7 @@ struct alignas(64) ThreadCache {
   // max(high_net, adj - low_cached): the fast hit path lowers low_cached, the slow path folds
   // the mark into high_net before it changes adj (see change_adj). Written by the owner only
   // (reset_peak_stats aside, see there); rounded bytes.
-  std::atomic<std::uint64_t> free_bytes{0};  // every free by this thread (totals)
+  std::atomic<std::uint64_t> alloc_bytes{0};  // every allocation by this thread (totals)
   std::atomic<std::int64_t> adj{0};
   std::atomic<std::size_t> low_cached{0};
   std::atomic<std::int64_t> high_net{0};
@@ -467,7 +467,6 @@ class CachingAllocator final : public Allocator {
           b->requested.store(0, std::memory_order_relaxed);
           c->cached_bytes.store(cached, std::memory_order_relaxed);
           detail::owner_add<std::uint64_t>(c->frees, 1);
-          detail::owner_add<std::uint64_t>(c->free_bytes, total);
           return;
         }
       }
@@ -534,15 +533,15 @@ class CachingAllocator final : public Allocator {
       high = retired_high_net_.load(std::memory_order_relaxed);
       for (const detail::ThreadCache* c = registry_; c != nullptr; c = c->next) {
         const std::size_t thread_cached = c->cached_bytes.load(std::memory_order_relaxed);
-        const std::uint64_t freed = c->free_bytes.load(std::memory_order_relaxed);
+        const std::uint64_t allocated = c->alloc_bytes.load(std::memory_order_relaxed);
         const std::int64_t adj = c->adj.load(std::memory_order_relaxed);
         cached += thread_cached;
         s.cache_hits += c->hits.load(std::memory_order_relaxed);
         s.num_frees += c->frees.load(std::memory_order_relaxed);
-        // allocated by the thread = freed by it + its net share
-        s.total_allocated_bytes +=
-            freed + static_cast<std::uint64_t>(adj - static_cast<std::int64_t>(thread_cached));
-        s.total_freed_bytes += freed;
+        // freed by the thread = allocated by it - its net share
+        s.total_allocated_bytes += allocated;
+        s.total_freed_bytes +=
+            allocated - static_cast<std::uint64_t>(adj - static_cast<std::int64_t>(thread_cached));
         high += std::max(
             c->high_net.load(std::memory_order_relaxed),
             adj - static_cast<std::int64_t>(c->low_cached.load(std::memory_order_relaxed)));
@@ -669,6 +668,7 @@ class CachingAllocator final : public Allocator {
     const std::size_t cached = c->cached_bytes.load(std::memory_order_relaxed) - total;
     c->cached_bytes.store(cached, std::memory_order_relaxed);
     detail::owner_add<std::uint64_t>(c->hits, 1);
+    detail::owner_add<std::uint64_t>(c->alloc_bytes, total);
     // The thread's net share grows: a new high-water mark when cached is at a new low.
     if (__builtin_expect(cached < c->low_cached.load(std::memory_order_relaxed), 0)) {
       c->low_cached.store(cached, std::memory_order_relaxed);
@@ -753,6 +753,7 @@ class CachingAllocator final : public Allocator {
     }
     b->requested.store(nbytes, std::memory_order_relaxed);
     if (c != nullptr) {
+      detail::owner_add<std::uint64_t>(c->alloc_bytes, total);
       change_adj(c, static_cast<std::int64_t>(total));
     } else {
       note_alloc_retired(total);
@@ -787,7 +788,6 @@ class CachingAllocator final : public Allocator {
       return;
     }
     detail::owner_add<std::uint64_t>(c->frees, 1);
-    detail::owner_add<std::uint64_t>(c->free_bytes, total);
     const std::size_t limit = detail::thread_cache_limit();
     if (total <= limit) {
       const std::size_t cached = c->cached_bytes.load(std::memory_order_relaxed);
@@ -863,10 +863,10 @@ class CachingAllocator final : public Allocator {
       retired_frees_.fetch_add(c->frees.load(std::memory_order_relaxed), std::memory_order_relaxed);
       // The thread's bytes join the shared ones (its cache is empty: net = adj); adding its
       // high-water mark keeps the summed bound of stats() unchanged.
-      const std::uint64_t freed = c->free_bytes.load(std::memory_order_relaxed);
-      retired_alloc_bytes_.fetch_add(
-          freed + static_cast<std::uint64_t>(c->adj.load(std::memory_order_relaxed)));
-      retired_free_bytes_.fetch_add(freed);
+      const std::uint64_t allocated = c->alloc_bytes.load(std::memory_order_relaxed);
+      retired_alloc_bytes_.fetch_add(allocated);
+      retired_free_bytes_.fetch_add(
+          allocated - static_cast<std::uint64_t>(c->adj.load(std::memory_order_relaxed)));
       retired_high_net_.fetch_add(c->high_net.load(std::memory_order_relaxed));
       retired_high_count_.fetch_add(c->high_count.load(std::memory_order_relaxed));
     }
