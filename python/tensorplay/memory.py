@@ -82,7 +82,9 @@ def memory_snapshot(device="cpu"):
 def _record_memory_history(enabled=True, max_entries=100000, stacks="all", device="cpu"):
     """Starts (``enabled`` true, or torch 2.x's ``"all"``) or stops (false / None) recording.
 
-    Starting again drops what was recorded; stopping keeps it for ``_snapshot``.
+    Keeps the last ``max_entries`` events (torch 2.x's unbounded default, ``sys.maxsize`` or
+    None, means a ring of 100000 here). Starting again drops what was recorded; stopping keeps
+    it for ``_snapshot``.
     """
     if max_entries is None or max_entries >= sys.maxsize:
         max_entries = 100000
