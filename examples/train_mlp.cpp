@@ -9,9 +9,15 @@
 // initial values, and must reach the same accuracy; it exits 77 where there is no Vulkan device.
 // `train_mlp --device cuda` does the same on the CUDA backend (a build with tensorplay::cuda;
 // CTest: `cuda.train_mlp`), exiting 77 where there is no CUDA device.
+// With TENSORPLAY_MEMORY_SNAPSHOT=file.json (CPU), the last 20 steps are recorded by the memory
+// history and dumped at the end in torch's _snapshot() format, with the allocator's summary and
+// stats printed: `python -m tensorplay.memory_viz file.json -o out.png` plots it.
+#include <tensorplay/memory/snapshot.hpp>
+#include <tensorplay/memory/summary.hpp>
 #include <tensorplay/tensorplay.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -63,7 +69,9 @@ int main(int argc, char** argv) {
 
   // Full-batch SGD.
   const double lr = 1.0;
+  const char* snapshot_path = device.is_cpu() ? std::getenv("TENSORPLAY_MEMORY_SNAPSHOT") : nullptr;
   for (int step = 1; step <= 2000; ++step) {
+    if (snapshot_path != nullptr && step == 1981) tp::memory::_record_memory_history(true, 100000);
     const tp::Tensor logits = forward(x);
     const tp::Tensor loss = -(tp::log_softmax(logits, 1) * onehot).sum(1).mean();
     loss.backward();
@@ -76,6 +84,15 @@ int main(int argc, char** argv) {
       }
     }
     if (step % 200 == 0) std::cout << "step " << step << "  loss " << loss.item<float>() << "\n";
+  }
+  if (snapshot_path != nullptr) {
+    tp::memory::_dump_snapshot(snapshot_path);
+    tp::memory::_record_memory_history(false);
+    const auto stats = tp::memory::memory_stats();
+    std::cout << tp::memory::memory_summary() << "memory: segments "
+              << stats.at("segment.all.current") << " reserved "
+              << stats.at("reserved_bytes.all.current") << " active "
+              << stats.at("active_bytes.all.current") << "\n";
   }
 
   tp::NoGradGuard no_grad;

@@ -108,6 +108,7 @@ PYBIND11_MODULE(_C, m) {
   register_index(t);
   register_search(t);
   register_serialize(t);
+  register_memory(t);
   register_nn_functional(
       m.def_submodule("_nn", "torch._C._nn's ops (tensorplay.nn.functional)").ptr());
   register_nn_padding(t, m.attr("_nn").ptr());

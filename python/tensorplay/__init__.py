@@ -12,6 +12,7 @@ from .functional import einsum, cdist  # noqa: F401
 from . import _tensor_str  # noqa: F401  (PRINT_OPTS)
 from . import autograd
 from . import cuda
+from . import memory  # noqa: F401  (torch.cuda's memory instruments, every device)
 from . import nn
 from . import safetensors  # noqa: F401  (safetensors.torch's save_file / load_file / safe_open)
 from .serialization import save, load  # noqa: F401  (torch.save's zip format)

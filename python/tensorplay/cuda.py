@@ -78,3 +78,23 @@ def max_memory_reserved(device=None):
 
 def reset_peak_memory_stats(device=None):
     _backend("reset_peak_memory_stats")(_device_index(device))
+
+
+def _cuda_device(device):
+    """A CUDA device string for tensorplay.memory, after checking CUDA is compiled in."""
+    _backend("memory_stats")
+    index = _device_index(device)
+    return "cuda" if index < 0 else f"cuda:{index}"
+
+
+def memory_summary(device=None, abbreviated=False):
+    """torch.cuda.memory_summary: tensorplay.memory.memory_summary for a CUDA device."""
+    from . import memory
+    return memory.memory_summary(_cuda_device(device), abbreviated)
+
+
+def memory_snapshot():
+    """torch.cuda.memory_snapshot (snapshots are taken of the CPU allocator only for now: the
+    CUDA device raises NotImplementedError)."""
+    from . import memory
+    return memory.memory_snapshot(_cuda_device(None))

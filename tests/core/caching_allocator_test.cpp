@@ -375,6 +375,8 @@ TEST_CASE("CachingAllocator throws when the system is out of memory", "[core][al
   CHECK(after.num_allocs == before.num_allocs);
   CHECK(after.num_system_allocs == before.num_system_allocs);
   CHECK(after.reserved_bytes <= before.reserved_bytes);  // the retry emptied the caches
+  CHECK(after.num_alloc_retries == before.num_alloc_retries + 1);
+  CHECK(after.num_ooms == before.num_ooms + 1);
   // Still usable afterwards.
   DataPtr p = alloc().allocate(100);
   CHECK(p);

@@ -470,7 +470,16 @@ TEST_CASE("cuda::CachingAllocatorT: memory_stats spells torch.cuda.memory_stats'
   DataPtr small = alloc.allocate(1000);
   DataPtr large = alloc.allocate(12 * MiB);
   const auto s = alloc.memory_stats();
-  CHECK(s.size() == 9 * 3 * 4 + 5);
+  // 9 stats x 3 pools x 4 fields, torch's two oversize stats (always 0: no max_split_size), and
+  // 5 counters.
+  CHECK(s.size() == 9 * 3 * 4 + 2 * 4 + 5);
+  for (const char* name : {"oversize_allocations", "oversize_segments"}) {
+    for (const char* field : {"current", "peak", "allocated", "freed"}) {
+      const std::string key = std::string(name) + "." + field;
+      CAPTURE(key);
+      CHECK(s.at(key) == 0);
+    }
+  }
   for (const char* name :
        {"allocation", "segment", "active", "inactive_split", "allocated_bytes", "reserved_bytes",
         "active_bytes", "inactive_split_bytes", "requested_bytes"}) {
