@@ -56,6 +56,7 @@ double at(const Tensor& t, int64_t index) {
     case kBFloat16: return static_cast<float>(*reinterpret_cast<const BFloat16*>(p));
     case kFloat: return *reinterpret_cast<const float*>(p);
     case kDouble: return *reinterpret_cast<const double*>(p);
+    default: break;  // the quantized dtypes
   }
   return 0;
 }
