@@ -509,6 +509,11 @@ TEST_CASE("views of a per-tensor quantized tensor share storage and quantizer",
   Tensor w = q.clone();
   w.t()[0].copy_(floats_tensor({-1, -1, -1}, {3}));
   CHECK(float_values(w.select(1, 0).dequantize()) == std::vector<float>{-1, -1, -1});
+  // set_data (Python's `t.data = q`) takes the quantizer with the bytes.
+  Tensor holder = q.clone();
+  holder.set_data(q.select(0, 1));
+  CHECK(holder.quantizer() == q.quantizer());
+  CHECK(int_values(holder.int_repr()) == I{11, 13, 15, 17});
   // In-place geometry changes are allowed for per-tensor tensors.
   Tensor ip = q.clone();
   ip.t_();
@@ -637,6 +642,13 @@ TEST_CASE("quantized add, mul and linear: operand checks and rules", "[ops][quan
   for (std::size_t k = 0; k < got.size(); ++k)
     CHECK(got[k] == reference_quantize(rv[k], 0.02, 100, 0, 255));
   CHECK(vec(quantized::linear(xin.unsqueeze(0), w, std::nullopt, 0.02, 100).sizes()) == I{1, 2, 2});
+  // No input features: every output is the bias, requantized.
+  const Tensor empty_in =
+      quantize_per_tensor(empty({3, 0}, TensorOptions().dtype(kFloat)), 0.05, 128, kQUInt8);
+  const Tensor empty_w =
+      quantize_per_tensor(empty({2, 0}, TensorOptions().dtype(kFloat)), 0.01, 0, kQInt8);
+  CHECK(int_values(quantized::linear(empty_in, empty_w, b, 0.02, 100).int_repr()) ==
+        I{105, 90, 105, 90, 105, 90});
   CHECK_THROWS_WITH(quantized::linear(qi, w, b, 0.02, 100),
                     "quantized::linear: expected the input to be quint8, got tensorplay.qint8");
   CHECK_THROWS_WITH(quantized::linear(xin, xin, b, 0.02, 100),

@@ -325,8 +325,8 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   const std::shared_ptr<SparseState>& sparse_state() const noexcept { return sparse_state_; }
   void set_sparse_state(std::shared_ptr<SparseState> s) noexcept { sparse_state_ = std::move(s); }
 
-  // Takes other's bytes and what they mean (storage, dtype, device, sizes, strides, offset) and
-  // keeps this impl's identity: its version counter and autograd metadata (c10's
+  // Takes other's bytes and what they mean (storage, dtype, device, sizes, strides, offset,
+  // quantizer) and keeps this impl's identity: its version counter and autograd metadata (c10's
   // shallow_copy_from; what set_data() builds on).
   void shallow_copy_from(const TensorImpl& other) {
     dtype_ = other.dtype_;
@@ -334,6 +334,7 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
     device_ = other.device_;
     set_sizes_and_strides(other.sizes(), other.strides(), other.storage_offset_);
     memory_format_ = other.memory_format_;
+    quantizer_ = other.quantizer_;  // what the bytes mean, for a quantized dtype
   }
 
   // A new TensorImpl sharing storage, geometry and version counter, with no autograd history

@@ -416,7 +416,8 @@ Tensor linear(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bia
   out_shape.back() = n_out;
   Tensor out = detail::empty_quantized(
       out_shape, make_per_tensor_affine_quantizer(scale, zero_point, kQUInt8));
-  const int64_t m = k == 0 ? x.numel() / (x.size(-1) == 0 ? 1 : x.size(-1)) : x.numel() / k;
+  int64_t m = 1;  // the rows: every dim of x but the last
+  for (int64_t d = 0; d + 1 < x.dim(); ++d) m *= x.size(d);
   const uint8_t* xp = static_cast<const uint8_t*>(xi.data_ptr());
   const int8_t* wp = static_cast<const int8_t*>(wi.data_ptr());
   const float* bp = b.defined() ? b.data_ptr<float>() : nullptr;
