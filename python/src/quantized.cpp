@@ -31,23 +31,22 @@ void register_quantized(const Target& t, PyObject* quantized_module) {
                                 return tensorplay::_make_per_tensor_quantized_tensor(self, scale,
                                                                                      zero_point);
                               }));
-  Registry::function(m, "_make_per_channel_quantized_tensor",
-                     overload("input, scale, zero_point, axis",
-                              [](const Tensor& self, const Tensor& scales,
-                                 const Tensor& zero_points, int64_t axis) {
-                                return tensorplay::_make_per_channel_quantized_tensor(
-                                    self, scales, zero_points, axis);
-                              }));
-  Registry::method_and_function(
-      type, m, "dequantize",
-      overload("input", [](const Tensor& self) { return tensorplay::dequantize(self); }));
+  Registry::function(
+      m, "_make_per_channel_quantized_tensor",
+      overload("input, scale, zero_point, axis", [](const Tensor& self, const Tensor& scales,
+                                                    const Tensor& zero_points, int64_t axis) {
+        return tensorplay::_make_per_channel_quantized_tensor(self, scales, zero_points, axis);
+      }));
+  Registry::method_and_function(type, m, "dequantize", overload("input", [](const Tensor& self) {
+                                  return tensorplay::dequantize(self);
+                                }));
   Registry::method_and_function(
       type, m, "int_repr", overload("input", [](const Tensor& self) { return self.int_repr(); }));
   Registry::method_and_function(
       type, m, "q_scale", overload("input", [](const Tensor& self) { return self.q_scale(); }));
-  Registry::method_and_function(
-      type, m, "q_zero_point",
-      overload("input", [](const Tensor& self) { return self.q_zero_point(); }));
+  Registry::method_and_function(type, m, "q_zero_point", overload("input", [](const Tensor& self) {
+                                  return self.q_zero_point();
+                                }));
   Registry::method_and_function(
       type, m, "q_per_channel_scales",
       overload("input", [](const Tensor& self) { return self.q_per_channel_scales(); }));
@@ -84,12 +83,11 @@ void register_quantized(const Target& t, PyObject* quantized_module) {
                               [](const Tensor& a, const Tensor& b, double scale, int64_t zp) {
                                 return tensorplay::quantized::mul_relu(a, b, scale, zp);
                               }));
-  Registry::function(quantized_module, "_linear",
-                     overload("X, W, B, scale, zero_point",
-                              [](const Tensor& x, const Tensor& w, const std::optional<Tensor>& b,
-                                 double scale, int64_t zp) {
-                                return tensorplay::quantized::linear(x, w, b, scale, zp);
-                              }));
+  Registry::function(
+      quantized_module, "_linear",
+      overload("X, W, B, scale, zero_point",
+               [](const Tensor& x, const Tensor& w, const std::optional<Tensor>& b, double scale,
+                  int64_t zp) { return tensorplay::quantized::linear(x, w, b, scale, zp); }));
 }
 
 }  // namespace tensorplay::python::bindings
