@@ -33,6 +33,7 @@
 #include <tensorplay/core/intrusive_ptr.hpp>
 #include <tensorplay/core/memory_format.hpp>
 #include <tensorplay/core/object_pool.hpp>
+#include <tensorplay/core/quantizer.hpp>
 #include <tensorplay/core/scalar.hpp>
 #include <tensorplay/core/sizes_and_strides.hpp>
 #include <tensorplay/core/small_vector.hpp>
@@ -66,6 +67,8 @@
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/print.hpp>
 #include <tensorplay/ops/print_options.hpp>
+#include <tensorplay/ops/quantize_kernel.hpp>
+#include <tensorplay/ops/quantized.hpp>
 #include <tensorplay/ops/random.hpp>
 #include <tensorplay/ops/reduce.hpp>
 #include <tensorplay/ops/resize.hpp>

@@ -49,7 +49,10 @@ void register_index(const Target& t);                     // ops_index.cpp
 void register_search(const Target& t);                    // ops_search.cpp
 void register_serialize(const Target& t);  // serialize.cpp: torch.save's format, safetensors
 void register_memory(const Target& t);     // memory.cpp: tensorplay.memory's instruments
-void register_nn_functional(PyObject* nn_module);  // nn_functional.cpp: _C._nn
+// quantized.cpp: quantize/dequantize, the q_* methods, the qscheme objects, and
+// torch.ops.quantized's kernels in `quantized_module` (_C._quantized).
+void register_quantized(const Target& t, PyObject* quantized_module);
+void register_nn_functional(PyObject* nn_module);         // nn_functional.cpp: _C._nn
 // nn_padding.cpp: _C._nn's padding and upsampling ops, and tensorplay.constant_pad_nd.
 void register_nn_padding(const Target& t, PyObject* nn_module);
 

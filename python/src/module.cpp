@@ -16,6 +16,10 @@ PyObject* dtype_itemsize(PyObject* self, void*) {
 }
 PyObject* dtype_is_signed(PyObject* self, void*) {
   const DType d = unchecked_enum<DType>(self);
+  if (is_quantized(d)) {  // torch's message
+    PyErr_SetString(PyExc_RuntimeError, "isSignedType not supported for quantized types");
+    return nullptr;
+  }
   return PyBool_FromLong(d != kBool && d != kByte);
 }
 PyObject* dtype_is_complex(PyObject*, void*) { Py_RETURN_FALSE; }
@@ -109,6 +113,8 @@ PYBIND11_MODULE(_C, m) {
   register_search(t);
   register_serialize(t);
   register_memory(t);
+  register_quantized(
+      t, m.def_submodule("_quantized", "torch.ops.quantized's kernels (tensorplay.ops)").ptr());
   register_nn_functional(
       m.def_submodule("_nn", "torch._C._nn's ops (tensorplay.nn.functional)").ptr());
   register_nn_padding(t, m.attr("_nn").ptr());

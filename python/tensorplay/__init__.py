@@ -15,6 +15,7 @@ from . import cuda
 from . import memory  # noqa: F401  (torch.cuda's memory instruments, every device)
 from . import nn
 from . import safetensors  # noqa: F401  (safetensors.torch's save_file / load_file / safe_open)
+from . import ops  # noqa: F401  (tp.ops.quantized: torch.ops.quantized's kernels)
 from .serialization import save, load  # noqa: F401  (torch.save's zip format)
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode
 

@@ -29,9 +29,27 @@ def _rebuild_tensor(cls, data, dtype, size, requires_grad, state=None, stride=No
     return t
 
 
+# A quantized tensor pickles its integers (a dense tensor, pickled as above) and its
+# quantization parameters, as torch's _rebuild_qtensor does; it comes back contiguous.
+def _rebuild_qtensor(cls, int_repr, qscheme, params, requires_grad, state=None):
+    if qscheme == _C.per_tensor_affine:
+        t = _C._make_per_tensor_quantized_tensor(int_repr, *params)
+    else:
+        t = _C._make_per_channel_quantized_tensor(int_repr, *params)
+    if state:
+        t.__dict__.update(state)
+    return t
+
+
 def _reduce_ex(self, protocol):
     # A Python subclass's attributes travel with it, as in torch's _rebuild_from_type_v2.
     state = getattr(self, "__dict__", None) or None
+    if self._is_quantized():
+        q = self.qscheme()
+        params = ((self.q_scale(), self.q_zero_point()) if q == _C.per_tensor_affine else
+                  (self.q_per_channel_scales(), self.q_per_channel_zero_points(),
+                   self.q_per_channel_axis()))
+        return (_rebuild_qtensor, (type(self), self.int_repr(), q, params, False, state))
     return (
         _rebuild_tensor,
         (type(self), _C._storage_to_bytes(self), self.dtype, tuple(self.shape), self.requires_grad,
@@ -43,6 +61,8 @@ def _reduce_ex(self, protocol):
 def _copy_tensor(self):
     # torch's copy.copy goes through its pickling reduce, which shares the storage: the copy is a
     # new leaf over the same memory, with requires_grad carried over and no grad.
+    if self._is_quantized():  # an alias that carries the quantizer
+        return self.detach()
     new = _C._storage_alias(self, self)
     if self.requires_grad:
         new.requires_grad_(True)
@@ -59,6 +79,9 @@ def _deepcopy_tensor(self, memo):
             "(graph leaves) support the deepcopy protocol at the moment"
         )
     if id(self) in memo:
+        return memo[id(self)]
+    if self._is_quantized():  # new integers, the (immutable) parameters shared
+        memo[id(self)] = self.clone()
         return memo[id(self)]
     # One new storage per old storage (torch memoizes storages too): tensors that share memory
     # share it in the copy. The key is a tuple so it never collides with the id() keys.
@@ -110,6 +133,7 @@ Tensor.__copy__ = _copy_tensor
 Tensor.__deepcopy__ = _deepcopy_tensor
 Tensor.__array__ = _array
 Tensor.retains_grad = property(lambda self: self.retains_grad_())
+Tensor.is_quantized = property(lambda self: self._is_quantized())
 
 
 # torch.unique / Tensor.unique and unique_consecutive: Python functions in torch too, whose return

@@ -292,7 +292,7 @@ TEST_CASE("parse_dtype accepts PyTorch's attribute names", "[core][dtype]") {
 
   const std::string expected_tail =
       "'; expected one of: bool, uint8, int8, int16 (short), int32 (int), int64 (long), "
-      "float16 (half), bfloat16, float32 (float), float64 (double)";
+      "float16 (half), bfloat16, float32 (float), float64 (double), qint8, quint8, qint32";
   for (const char* bad :
        {"foo", "", "Float", "FLOAT32", "torch.float32", "float32 ", " int", "tensorplay.",
         "tensorplay.foo", "uint16", "complex64", "cfloat", "FloatTensor"}) {

@@ -14,7 +14,11 @@ namespace {
 struct FakeAutogradMeta final : AutogradMetaInterface {
   bool requires_grad() const override { return true; }
 };
-struct FakeQuantizer final : Quantizer {};
+struct FakeQuantizer final : Quantizer {
+  FakeQuantizer() : Quantizer(kQUInt8) {}
+  QScheme qscheme() const noexcept override { return kPerTensorAffine; }
+  bool equalTo(const Quantizer&) const noexcept override { return false; }
+};
 struct FakeSparse final : SparseState {};
 
 intrusive_ptr<TensorImpl> make_impl(std::vector<int64_t> sizes, std::vector<int64_t> strides,

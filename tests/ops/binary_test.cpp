@@ -76,6 +76,7 @@ double stored(double v, DType dt) {
     case kBFloat16: return double(float(BFloat16(v)));
     case kFloat32: return double(float(v));
     case kFloat64: return v;
+    default: break;  // the quantized dtypes
   }
   return 0;
 }

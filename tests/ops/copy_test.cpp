@@ -85,6 +85,7 @@ double reference_convert(double s, DType to) {
     case kBFloat16: return double(float(BFloat16(s)));
     case kFloat32: return double(float(s));
     case kFloat64: return s;
+    default: break;  // the quantized dtypes
   }
   return 0;
 }

@@ -59,7 +59,11 @@ std::vector<int64_t> vec(IntArrayRef r) { return r.vec(); }
 using V = std::vector<float>;
 using I = std::vector<int64_t>;
 
-struct FakeQuantizer final : Quantizer {};
+struct FakeQuantizer final : Quantizer {
+  FakeQuantizer() : Quantizer(kQUInt8) {}
+  QScheme qscheme() const noexcept override { return kPerTensorAffine; }
+  bool equalTo(const Quantizer&) const noexcept override { return false; }
+};
 struct FakeSparse final : SparseState {};
 
 }  // namespace

@@ -91,6 +91,7 @@ inline double element(const tensorplay::Tensor& t, std::int64_t linear) {
     case kBFloat16: return static_cast<float>(load_unaligned<BFloat16>(p));
     case kFloat: return load_unaligned<float>(p);
     case kDouble: return load_unaligned<double>(p);
+    default: break;  // the quantized dtypes
   }
   FAIL("unexpected dtype");
   return 0;

@@ -1189,6 +1189,60 @@ namespace tensorplay {
 template <class = void>
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 }  // namespace tensorplay
+// ---- tensorplay/ops/quantized.hpp
+namespace tensorplay {
+template <class = void>
+Tensor quantize_per_tensor(const Tensor& self, double scale, int64_t zero_point, DType dtype);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor quantize_per_channel(const Tensor& self, const Tensor& scales, const Tensor& zero_points,
+                            int64_t axis, DType dtype);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _make_per_tensor_quantized_tensor(const Tensor& self, double scale, int64_t zero_point);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor _make_per_channel_quantized_tensor(const Tensor& self, const Tensor& scales,
+                                          const Tensor& zero_points, int64_t axis);
+}  // namespace tensorplay
+namespace tensorplay {
+template <class = void>
+Tensor dequantize(const Tensor& self);
+}  // namespace tensorplay
+namespace tensorplay {
+namespace quantized {
+template <class = void>
+Tensor add(const Tensor& qa, const Tensor& qb, double scale, int64_t zero_point);
+}  // namespace quantized
+}  // namespace tensorplay
+namespace tensorplay {
+namespace quantized {
+template <class = void>
+Tensor add_relu(const Tensor& qa, const Tensor& qb, double scale, int64_t zero_point);
+}  // namespace quantized
+}  // namespace tensorplay
+namespace tensorplay {
+namespace quantized {
+template <class = void>
+Tensor mul(const Tensor& qa, const Tensor& qb, double scale, int64_t zero_point);
+}  // namespace quantized
+}  // namespace tensorplay
+namespace tensorplay {
+namespace quantized {
+template <class = void>
+Tensor mul_relu(const Tensor& qa, const Tensor& qb, double scale, int64_t zero_point);
+}  // namespace quantized
+}  // namespace tensorplay
+namespace tensorplay {
+namespace quantized {
+template <class = void>
+Tensor linear(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias, double scale,
+              int64_t zero_point);
+}  // namespace quantized
+}  // namespace tensorplay
 // ---- tensorplay/ops/random.hpp
 namespace tensorplay {
 template <class = void>

@@ -29,10 +29,19 @@ enum class DType : int8_t {
   BFloat16,
   Float32,
   Float64,
+  // The quantized types (c10's names and order): integers read through a Quantizer
+  // (core/quantizer.hpp). They come after the dense types so that every dense table (promotion,
+  // dispatch, device casts) keeps its size and is never indexed with them.
+  QInt8,
+  QUInt8,
+  QInt32,
 };
 using ScalarType = DType;
 
+// The dense types, which the kernel tables and dispatch_dtype cover.
 inline constexpr int kNumDTypes = 10;
+inline constexpr int kNumQuantizedDTypes = 3;
+inline constexpr int kNumAllDTypes = kNumDTypes + kNumQuantizedDTypes;
 
 // libtorch's constants (c10 names) ...
 inline constexpr DType kBool = DType::Bool;
@@ -54,11 +63,20 @@ inline constexpr DType kInt64 = DType::Int64;
 inline constexpr DType kFloat16 = DType::Float16;
 inline constexpr DType kFloat32 = DType::Float32;
 inline constexpr DType kFloat64 = DType::Float64;
+// The quantized types.
+inline constexpr DType kQInt8 = DType::QInt8;
+inline constexpr DType kQUInt8 = DType::QUInt8;
+inline constexpr DType kQInt32 = DType::QInt32;
 
 namespace detail {
 
+// A dense type (the promotion table's rows).
 constexpr bool is_valid_dtype(DType t) noexcept {
   return static_cast<int>(t) >= 0 && static_cast<int>(t) < kNumDTypes;
+}
+// Any enumerator, quantized included (the info table's rows).
+constexpr bool is_known_dtype(DType t) noexcept {
+  return static_cast<int>(t) >= 0 && static_cast<int>(t) < kNumAllDTypes;
 }
 constexpr std::size_t dtype_index(DType t) noexcept { return static_cast<std::size_t>(t); }
 
@@ -72,7 +90,7 @@ struct DTypeInfo {
   bool is_signed;
 };
 
-inline constexpr std::array<DTypeInfo, kNumDTypes> kDTypeInfo = {{
+inline constexpr std::array<DTypeInfo, kNumAllDTypes> kDTypeInfo = {{
     {1, "bool", "BoolTensor", false, false, false},
     {1, "uint8", "ByteTensor", false, true, false},
     {1, "int8", "CharTensor", false, true, true},
@@ -83,26 +101,29 @@ inline constexpr std::array<DTypeInfo, kNumDTypes> kDTypeInfo = {{
     {2, "bfloat16", "BFloat16Tensor", true, false, true},
     {4, "float32", "FloatTensor", true, false, true},
     {8, "float64", "DoubleTensor", true, false, true},
+    {1, "qint8", "QInt8Tensor", false, false, true},
+    {1, "quint8", "QUInt8Tensor", false, false, false},
+    {4, "qint32", "QInt32Tensor", false, false, true},
 }};
 
 }  // namespace detail
 
 // Bytes per element (c10: elementSize). 0 for a value outside the enum.
 constexpr std::size_t itemsize(DType t) noexcept {
-  return detail::is_valid_dtype(t) ? detail::kDTypeInfo[detail::dtype_index(t)].itemsize : 0;
+  return detail::is_known_dtype(t) ? detail::kDTypeInfo[detail::dtype_index(t)].itemsize : 0;
 }
 constexpr std::size_t elementSize(DType t) noexcept { return itemsize(t); }
 
 // "float32", "int64", ...; "unknown" for a value outside the enum.
 constexpr std::string_view dtype_name(DType t) noexcept {
-  return detail::is_valid_dtype(t) ? detail::kDTypeInfo[detail::dtype_index(t)].name
+  return detail::is_known_dtype(t) ? detail::kDTypeInfo[detail::dtype_index(t)].name
                                    : std::string_view("unknown");
 }
 
 // "FloatTensor", "LongTensor", ...: the legacy type names PyTorch still uses in some messages
 // (callers prefix "tensorplay." as PyTorch prefixes "torch.").
 constexpr std::string_view legacy_type_name(DType t) noexcept {
-  return detail::is_valid_dtype(t) ? detail::kDTypeInfo[detail::dtype_index(t)].legacy_name
+  return detail::is_known_dtype(t) ? detail::kDTypeInfo[detail::dtype_index(t)].legacy_name
                                    : std::string_view("UnknownTensor");
 }
 
@@ -130,6 +151,9 @@ constexpr const char* typemeta_name(DType d) noexcept {
     case DType::BFloat16: return "tensorplay::BFloat16";
     case DType::Float32: return "float";
     case DType::Float64: return "double";
+    case DType::QInt8: return "tensorplay::qint8";
+    case DType::QUInt8: return "tensorplay::quint8";
+    case DType::QInt32: return "tensorplay::qint32";
   }
   return "unknown";
 }
@@ -154,6 +178,32 @@ constexpr bool is_signed(DType t) noexcept {
 // The 16-bit floats, which kernels usually compute in float (c10: isReducedFloatingType).
 constexpr bool is_reduced_floating_point(DType t) noexcept {
   return t == DType::Float16 || t == DType::BFloat16;
+}
+
+// A quantized type (c10: isQIntType).
+constexpr bool is_quantized(DType t) noexcept {
+  return t == DType::QInt8 || t == DType::QUInt8 || t == DType::QInt32;
+}
+constexpr bool isQIntType(DType t) noexcept { return is_quantized(t); }
+// The integer type a quantized type stores (c10: toUnderlying); a dense type is its own.
+constexpr DType toUnderlying(DType t) noexcept {
+  switch (t) {
+    case DType::QInt8: return DType::Int8;
+    case DType::QUInt8: return DType::UInt8;
+    case DType::QInt32: return DType::Int32;
+    default: return t;
+  }
+}
+// The quantized type storing `t` (the inverse of toUnderlying; ValueError for any other type).
+constexpr DType to_quantized_dtype(DType t) {
+  switch (t) {
+    case DType::Int8: return DType::QInt8;
+    case DType::UInt8: return DType::QUInt8;
+    case DType::Int32: return DType::QInt32;
+    default: break;
+  }
+  TP_CHECK_VALUE(false, "no quantized dtype stores ", scalar_type_name(t));
+  return t;
 }
 
 constexpr bool isFloatingType(DType t) noexcept { return is_floating_point(t); }
@@ -249,6 +299,13 @@ inline constexpr std::array<std::array<DType, kNumDTypes>, kNumDTypes> kPromoteT
 // The smallest type both a and b convert to without losing their category (c10: promoteTypes).
 // Symmetric. Throws ValueError for a value outside the enum (only reachable through a cast).
 constexpr DType promote_types(DType a, DType b) {
+  if (is_quantized(a) || is_quantized(b)) {
+    if (a == b) return a;
+    TP_CHECK(false,
+             "promoteTypes with quantized numbers is not handled yet; figure out what the "
+             "correct rules should be, offending types: ",
+             scalar_type_name(a), " ", scalar_type_name(b));
+  }
   TP_CHECK_VALUE(detail::is_valid_dtype(a) && detail::is_valid_dtype(b),
                  "promote_types: invalid dtype value ", static_cast<int>(a), ", ",
                  static_cast<int>(b));
@@ -277,23 +334,14 @@ struct DTypeAlias {
 };
 
 // The dtype attributes of the torch module, restricted to our types (getattr(torch, name)).
-inline constexpr std::array<DTypeAlias, 16> kDTypeNames = {{
-    {"bool", DType::Bool},
-    {"uint8", DType::UInt8},
-    {"int8", DType::Int8},
-    {"int16", DType::Int16},
-    {"short", DType::Int16},
-    {"int32", DType::Int32},
-    {"int", DType::Int32},
-    {"int64", DType::Int64},
-    {"long", DType::Int64},
-    {"float16", DType::Float16},
-    {"half", DType::Float16},
-    {"bfloat16", DType::BFloat16},
-    {"float32", DType::Float32},
-    {"float", DType::Float32},
-    {"float64", DType::Float64},
-    {"double", DType::Float64},
+inline constexpr std::array<DTypeAlias, 19> kDTypeNames = {{
+    {"bool", DType::Bool},       {"uint8", DType::UInt8},   {"int8", DType::Int8},
+    {"int16", DType::Int16},     {"short", DType::Int16},   {"int32", DType::Int32},
+    {"int", DType::Int32},       {"int64", DType::Int64},   {"long", DType::Int64},
+    {"float16", DType::Float16}, {"half", DType::Float16},  {"bfloat16", DType::BFloat16},
+    {"float32", DType::Float32}, {"float", DType::Float32}, {"float64", DType::Float64},
+    {"double", DType::Float64},  {"qint8", DType::QInt8},   {"quint8", DType::QUInt8},
+    {"qint32", DType::QInt32},
 }};
 
 }  // namespace detail
@@ -308,9 +356,10 @@ constexpr DType parse_dtype(std::string_view name) {
   for (const auto& alias : detail::kDTypeNames) {
     if (alias.name == bare) return alias.dtype;
   }
-  TP_CHECK_TYPE(false, "unknown dtype name '", name,
-                "'; expected one of: bool, uint8, int8, int16 (short), int32 (int), int64 (long), "
-                "float16 (half), bfloat16, float32 (float), float64 (double)");
+  TP_CHECK_TYPE(
+      false, "unknown dtype name '", name,
+      "'; expected one of: bool, uint8, int8, int16 (short), int32 (int), int64 (long), "
+      "float16 (half), bfloat16, float32 (float), float64 (double), qint8, quint8, qint32");
   return DType::Float32;  // unreachable
 }
 

@@ -66,6 +66,27 @@ class Tensor {
   bool is_floating_point() const { return tensorplay::is_floating_point(dtype()); }
   TensorOptions options() const { return TensorOptions().dtype(dtype()).device(device()); }
 
+  // ---- quantization (core/quantizer.hpp; the ops are in ops/quantized.hpp) ------------------
+  bool is_quantized() const { return tensorplay::is_quantized(dtype()); }
+  // The parameters of a quantized tensor; null for a dense one.
+  const std::shared_ptr<Quantizer>& quantizer() const { return impl("quantizer")->quantizer(); }
+  template <class = void>
+  QScheme qscheme() const;
+  template <class = void>
+  double q_scale() const;
+  template <class = void>
+  int64_t q_zero_point() const;
+  template <class = void>
+  Tensor q_per_channel_scales() const;
+  template <class = void>
+  Tensor q_per_channel_zero_points() const;
+  template <class = void>
+  int64_t q_per_channel_axis() const;
+  template <class = void>
+  Tensor int_repr() const;
+  template <class = void>
+  Tensor dequantize() const;
+
   // ---- bytes --------------------------------------------------------------------------------
   const Storage& storage() const { return impl("storage")->storage(); }
   bool has_storage() const { return defined() && impl_->has_storage(); }

@@ -21,6 +21,7 @@
 #include <tensorplay/core/intrusive_ptr.hpp>
 #include <tensorplay/core/memory_format.hpp>
 #include <tensorplay/core/object_pool.hpp>
+#include <tensorplay/core/quantizer.hpp>
 #include <tensorplay/core/sizes_and_strides.hpp>
 #include <tensorplay/core/storage.hpp>
 #include <tensorplay/core/version_counter.hpp>
@@ -39,10 +40,6 @@ struct AutogradMetaInterface {
 // refused when they would record, since their history cannot be rewritten unambiguously.
 enum class CreationMeta : uint8_t { DEFAULT, MULTI_OUTPUT_NODE, NO_GRAD_MODE, INFERENCE_MODE };
 
-// A quantization scheme (scale/zero-point...). Views carry it along.
-struct Quantizer {
-  virtual ~Quantizer() = default;
-};
 // The components of a sparse tensor (indices, values...), shared by copies.
 struct SparseState {
   virtual ~SparseState() = default;
@@ -319,6 +316,8 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   void set_transform_value(intrusive_ptr<TensorImpl> v) noexcept {
     transform_value_ = std::move(v);
   }
+  // The quantization parameters of a quantized tensor (core/quantizer.hpp); null for every
+  // dense tensor. Views carry it along (ops/as_strided.hpp).
   bool has_quantizer() const noexcept { return quantizer_ != nullptr; }
   const std::shared_ptr<Quantizer>& quantizer() const noexcept { return quantizer_; }
   void set_quantizer(std::shared_ptr<Quantizer> q) noexcept { quantizer_ = std::move(q); }
@@ -326,8 +325,8 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
   const std::shared_ptr<SparseState>& sparse_state() const noexcept { return sparse_state_; }
   void set_sparse_state(std::shared_ptr<SparseState> s) noexcept { sparse_state_ = std::move(s); }
 
-  // Takes other's bytes and what they mean (storage, dtype, device, sizes, strides, offset) and
-  // keeps this impl's identity: its version counter and autograd metadata (c10's
+  // Takes other's bytes and what they mean (storage, dtype, device, sizes, strides, offset,
+  // quantizer) and keeps this impl's identity: its version counter and autograd metadata (c10's
   // shallow_copy_from; what set_data() builds on).
   void shallow_copy_from(const TensorImpl& other) {
     dtype_ = other.dtype_;
@@ -335,6 +334,7 @@ class TensorImpl : public intrusive_ptr_target, public detail::PooledObject<Tens
     device_ = other.device_;
     set_sizes_and_strides(other.sizes(), other.strides(), other.storage_offset_);
     memory_format_ = other.memory_format_;
+    quantizer_ = other.quantizer_;  // what the bytes mean, for a quantized dtype
   }
 
   // A new TensorImpl sharing storage, geometry and version counter, with no autograd history

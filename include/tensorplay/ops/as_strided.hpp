@@ -131,6 +131,78 @@ inline CreationMeta current_creation_meta() noexcept {
   return GradMode::is_enabled() ? CreationMeta::DEFAULT : CreationMeta::NO_GRAD_MODE;
 }
 
+// ---- Quantizers of views (invariant 3) ----------------------------------------------------------
+// A per-tensor quantizer applies to any view unchanged. A per-channel one names an axis and holds
+// one (scale, zero point) per index along it, so a view must say how its dims relate to its
+// base's: the op knows (it computed the geometry), the funnel applies it. A view op that does
+// not say (transpose, permute, expand, as_strided) is refused on a per-channel base, with
+// PyTorch's message.
+struct ChannelMap {
+  enum class Kind : uint8_t {
+    None,     // any geometry: refused for a per-channel base
+    Regroup,  // the same elements in row-major order, dims split or merged (view, squeeze...)
+    Select,   // `dim` dropped at index `start`
+    Slice,    // `dim` narrowed to start, start + step, ...
+  };
+  Kind kind = Kind::None;
+  int64_t dim = 0, start = 0, step = 1;
+};
+
+[[noreturn, gnu::cold]] inline void throw_not_uniformly_quantized() {
+  TP_ERROR("Setting strides is possible only on uniformly quantized tensor");
+}
+
+// The quantizer of a view of sizes `size` of a per-channel quantized `base`.
+inline std::shared_ptr<Quantizer> per_channel_view_quantizer(const TensorImpl& base,
+                                                             IntArrayRef size, ChannelMap map) {
+  const auto& pc = static_cast<const PerChannelAffineQuantizer&>(*base.quantizer());
+  const int64_t axis = pc.axis();
+  const auto channels = static_cast<int64_t>(pc.scales().size());
+  const DType dt = pc.scalar_type();
+  switch (map.kind) {
+    case ChannelMap::Kind::None: throw_not_uniformly_quantized();
+    case ChannelMap::Kind::Select:
+      if (map.dim == axis) {  // one channel left: its parameters apply to the whole view
+        const auto c = static_cast<std::size_t>(map.start);
+        return make_per_tensor_affine_quantizer(pc.scales()[c], pc.zero_points()[c], dt);
+      }
+      if (map.dim > axis) return base.quantizer();
+      return make_per_channel_affine_quantizer(pc.scales(), pc.zero_points(), axis - 1, dt);
+    case ChannelMap::Kind::Slice: {
+      if (map.dim != axis) return base.quantizer();
+      std::vector<double> scales;
+      std::vector<int64_t> zero_points;
+      for (int64_t i = 0, c = map.start; i < size[axis]; ++i, c += map.step) {
+        scales.push_back(pc.scales()[static_cast<std::size_t>(c)]);
+        zero_points.push_back(pc.zero_points()[static_cast<std::size_t>(c)]);
+      }
+      return make_per_channel_affine_quantizer(std::move(scales), std::move(zero_points), axis, dt);
+    }
+    case ChannelMap::Kind::Regroup: {
+      // The channel axis survives when some dim of the view has its size and the same number of
+      // elements before it (row-major regrouping keeps everything else on either side).
+      int64_t before = 1;
+      for (int64_t d = 0; d < axis; ++d) before *= base.sizes()[d];
+      int64_t prefix = 1;
+      for (std::size_t k = 0; k < size.size(); ++k) {
+        if (prefix == before && size[k] == channels) {
+          if (static_cast<int64_t>(k) == axis) return base.quantizer();
+          return make_per_channel_affine_quantizer(pc.scales(), pc.zero_points(),
+                                                   static_cast<int64_t>(k), dt);
+        }
+        prefix *= size[k];
+      }
+      // A squeezed channel axis of size 1: one channel, as select leaves.
+      if (channels == 1)
+        return make_per_tensor_affine_quantizer(pc.scales()[0], pc.zero_points()[0], dt);
+      TP_CHECK(false, "view: the channel axis ", axis, " (size ", channels,
+               ") of a per-channel quantized tensor of size ", base.sizes(),
+               " would be split or merged by the view of size ", size);
+    }
+  }
+  throw_not_uniformly_quantized();
+}
+
 // ---- The one constructor of aliasing TensorImpls ----------------------------------------------
 // `dtype` differs from the base's only for view(DType); `is_view` is false only there too,
 // where PyTorch makes a non-differentiable view (shared bytes and version, but _is_view() is
@@ -138,9 +210,13 @@ inline CreationMeta current_creation_meta() noexcept {
 // the new TensorImpl (no allocation: one pointer copy).
 template <class = void>
 Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride, int64_t offset,
-                  DType dtype, bool is_view = true) {
+                  DType dtype, bool is_view = true, ChannelMap channels = {}) {
   check_not_sparse(base, "as_strided");
   check_strided_geometry(size, stride, offset, itemsize(dtype), base.storage());
+  // A quantized tensor's integers mean nothing under another dtype (torch 1.13 crashes).
+  TP_CHECK(dtype == base.dtype() || !is_quantized(base.dtype()),
+           "view(dtype) is not supported for quantized tensors (", base.dtype(), " as ", dtype,
+           "); use int_repr() for the integers");
 
   intrusive_ptr<TensorImpl> impl;
   if (dtype == base.dtype()) {
@@ -161,6 +237,10 @@ Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride, 
   }
   impl->set_sizes_and_strides(size, stride);
   impl->set_storage_offset(offset);
+  // Invariant 3 for a per-channel quantizer (a per-tensor one was copied above as it is). The
+  // dense path pays the null test.
+  if (base.has_quantizer() && base.quantizer()->qscheme() == kPerChannelAffine) [[unlikely]]
+    impl->set_quantizer(per_channel_view_quantizer(base, size, channels));
   // Views of inference tensors are plain aliases, as in PyTorch (they can have no history).
   if (is_view && !base.is_inference()) impl->set_view_of(base, current_creation_meta());
   Tensor view(std::move(impl));
@@ -183,6 +263,8 @@ Tensor make_alias(const TensorImpl& base, IntArrayRef size, IntArrayRef stride, 
 inline void set_strided(TensorImpl& self, IntArrayRef size, IntArrayRef stride, int64_t offset,
                         const char* op = "as_strided_") {
   check_not_sparse(self, op);
+  if (self.has_quantizer() && self.quantizer()->qscheme() == kPerChannelAffine)
+    throw_not_uniformly_quantized();
   TP_CHECK_NOT_IMPLEMENTED(supports_strided_views(self.device().type()), op, ": the ",
                            self.device().type(),
                            " backend has no strided addressing, so a tensor's geometry cannot "
@@ -197,11 +279,12 @@ inline void set_strided(TensorImpl& self, IntArrayRef size, IntArrayRef stride, 
 // records a node named after the op (SelectBackward0, ...) whose function, made by
 // `make_backward()` only then, maps the view's gradient to self's (autograd/functions/views.hpp).
 // No view op builds its result any other way, so none can forget the history.
+// `channels` says how the view's dims map to self's, for a per-channel quantized self (above).
 template <class MakeBackward>
 Tensor view_op(const Tensor& self, IntArrayRef size, IntArrayRef stride, int64_t offset,
-               const char* name, MakeBackward&& make_backward) {
+               const char* name, MakeBackward&& make_backward, ChannelMap channels = {}) {
   const TensorImpl& base = *self.unsafeGetTensorImpl();
-  Tensor view = make_alias(base, size, stride, offset, base.dtype());
+  Tensor view = make_alias(base, size, stride, offset, base.dtype(), /*is_view=*/true, channels);
   if (autograd::detail::records_view(self)) {
     autograd::detail::record_view(view, self, name, make_backward());
   }
@@ -212,8 +295,10 @@ Tensor view_op(const Tensor& self, IntArrayRef size, IntArrayRef stride, int64_t
 template <class = void>
 Tensor same_view(const Tensor& self, const char* name) {
   const TensorImpl& s = *self.unsafeGetTensorImpl();
-  return view_op(self, s.sizes(), s.strides(), s.storage_offset(), name,
-                 [] { return autograd::detail::ViewFn([](const Tensor& g) { return g; }); });
+  return view_op(
+      self, s.sizes(), s.strides(), s.storage_offset(), name,
+      [] { return autograd::detail::ViewFn([](const Tensor& g) { return g; }); },
+      ChannelMap{ChannelMap::Kind::Regroup});
 }
 
 }  // namespace detail

@@ -299,54 +299,57 @@ Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Scalar& va
 // convert it, unchecked (uint8_tensor == 256 compares with 0), as PyTorch 1.13 does; later
 // PyTorch versions compare against the exact value instead.
 
-#define TENSORPLAY_COMPARISON_OP_(name, Cmp)                                                 \
-  template <class = void>                                                                    \
-  Tensor name(const Tensor& self, const Tensor& other) {                                     \
-    return detail::binary_impl::binary_call(Tensor(), self, other,                           \
-                                            detail::binary_impl::bool_result(),              \
-                                            [](detail::binary_impl::BinaryPlan& p) {         \
-                                              detail::binary_impl::compare_kernel(p, Cmp{}); \
-                                            });                                              \
-  }                                                                                          \
-  template <class = void>                                                                    \
-  Tensor name(const Tensor& self, const Scalar& other) {                                     \
-    return detail::binary_impl::binary_call(Tensor(), self, other,                           \
-                                            detail::binary_impl::bool_result(),              \
-                                            [](detail::binary_impl::BinaryPlan& p) {         \
-                                              detail::binary_impl::compare_kernel(p, Cmp{}); \
-                                            });                                              \
-  }                                                                                          \
-  template <class = void>                                                                    \
-  const Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) {     \
-    detail::binary_impl::binary_call(out, self, other, detail::binary_impl::bool_result(),   \
-                                     [](detail::binary_impl::BinaryPlan& p) {                \
-                                       detail::binary_impl::compare_kernel(p, Cmp{});        \
-                                     });                                                     \
-    return out;                                                                              \
-  }                                                                                          \
-  template <class = void>                                                                    \
-  const Tensor& name##_out(const Tensor& out, const Tensor& self, const Scalar& other) {     \
-    detail::binary_impl::binary_call(out, self, other, detail::binary_impl::bool_result(),   \
-                                     [](detail::binary_impl::BinaryPlan& p) {                \
-                                       detail::binary_impl::compare_kernel(p, Cmp{});        \
-                                     });                                                     \
-    return out;                                                                              \
-  }                                                                                          \
-  template <class>                                                                           \
-  Tensor Tensor::name(const Tensor& other) const {                                           \
-    return tensorplay::name(*this, other);                                                   \
-  }                                                                                          \
-  template <class>                                                                           \
-  Tensor Tensor::name(const Scalar& other) const {                                           \
-    return tensorplay::name(*this, other);                                                   \
-  }                                                                                          \
-  template <class>                                                                           \
-  const Tensor& Tensor::name##_(const Tensor& other) const {                                 \
-    return name##_out(*this, *this, other);                                                  \
-  }                                                                                          \
-  template <class>                                                                           \
-  const Tensor& Tensor::name##_(const Scalar& other) const {                                 \
-    return name##_out(*this, *this, other);                                                  \
+#define TENSORPLAY_COMPARISON_OP_(name, Cmp)                                                      \
+  template <class = void>                                                                         \
+  Tensor name(const Tensor& self, const Tensor& other) {                                          \
+    if (self.is_quantized() || other.is_quantized()) /* compared by value, as PyTorch */          \
+      return name(detail::dequantize_if_quantized(self), detail::dequantize_if_quantized(other)); \
+    return detail::binary_impl::binary_call(Tensor(), self, other,                                \
+                                            detail::binary_impl::bool_result(),                   \
+                                            [](detail::binary_impl::BinaryPlan& p) {              \
+                                              detail::binary_impl::compare_kernel(p, Cmp{});      \
+                                            });                                                   \
+  }                                                                                               \
+  template <class = void>                                                                         \
+  Tensor name(const Tensor& self, const Scalar& other) {                                          \
+    if (self.is_quantized()) return name(detail::dequantize_values(self), other);                 \
+    return detail::binary_impl::binary_call(Tensor(), self, other,                                \
+                                            detail::binary_impl::bool_result(),                   \
+                                            [](detail::binary_impl::BinaryPlan& p) {              \
+                                              detail::binary_impl::compare_kernel(p, Cmp{});      \
+                                            });                                                   \
+  }                                                                                               \
+  template <class = void>                                                                         \
+  const Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) {          \
+    detail::binary_impl::binary_call(out, self, other, detail::binary_impl::bool_result(),        \
+                                     [](detail::binary_impl::BinaryPlan& p) {                     \
+                                       detail::binary_impl::compare_kernel(p, Cmp{});             \
+                                     });                                                          \
+    return out;                                                                                   \
+  }                                                                                               \
+  template <class = void>                                                                         \
+  const Tensor& name##_out(const Tensor& out, const Tensor& self, const Scalar& other) {          \
+    detail::binary_impl::binary_call(out, self, other, detail::binary_impl::bool_result(),        \
+                                     [](detail::binary_impl::BinaryPlan& p) {                     \
+                                       detail::binary_impl::compare_kernel(p, Cmp{});             \
+                                     });                                                          \
+    return out;                                                                                   \
+  }                                                                                               \
+  template <class>                                                                                \
+  Tensor Tensor::name(const Tensor& other) const {                                                \
+    return tensorplay::name(*this, other);                                                        \
+  }                                                                                               \
+  template <class>                                                                                \
+  Tensor Tensor::name(const Scalar& other) const {                                                \
+    return tensorplay::name(*this, other);                                                        \
+  }                                                                                               \
+  template <class>                                                                                \
+  const Tensor& Tensor::name##_(const Tensor& other) const {                                      \
+    return name##_out(*this, *this, other);                                                       \
+  }                                                                                               \
+  template <class>                                                                                \
+  const Tensor& Tensor::name##_(const Scalar& other) const {                                      \
+    return name##_out(*this, *this, other);                                                       \
   }
 
 TENSORPLAY_COMPARISON_OP_(eq, detail::binary_impl::CmpEq)
@@ -717,6 +720,7 @@ bool allclose(const Tensor& self, const Tensor& other, double rtol = 1e-05, doub
 // dtype (PyTorch 1.13: equal(float_t, double_t) compares in double); NaN is unequal to itself.
 template <class = void>
 bool equal(const Tensor& self, const Tensor& other) {
+  if (self.is_quantized() || other.is_quantized()) return detail::quantized_equal(self, other);
   if (!self.is_same_size(other)) return false;
   TensorIterator iter = TensorIteratorConfig()
                             .add_input(self)

@@ -139,6 +139,11 @@ Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy,
 namespace detail {
 template <class = void>
 void fill_impl(const Tensor& self, const Scalar& value) {
+  if (self.is_quantized()) {  // the value quantized with self's parameters
+    quantized_fill(self, value);
+    self.unsafeGetTensorImpl()->bump_version();
+    return;
+  }
   if (!self.is_cpu()) {  // the device's kernel (ops/device_dispatch.hpp)
     call_device_kernel<FillOp>(self.device().type(), self, value);
     self.unsafeGetTensorImpl()->bump_version();

@@ -349,9 +349,16 @@ TensorIterator copy_iterator(const Tensor& dst, const Tensor& src) {
       .build();
 }
 
+// copy_ with a quantized side (ops/quantize_kernel.hpp, included at the end of this file).
+template <class = void>
+void quantized_copy(const Tensor& dst, const Tensor& src);
+
 template <class>
 void copy_impl(const Tensor& dst, const Tensor& src) {
   TP_CHECK(src.defined(), "copy_: the source tensor is undefined");
+  // Quantized tensors copy their integers (and quantize a float source); the dense path below
+  // never sees one. One dtype test per side.
+  if (is_quantized(dst.dtype()) || is_quantized(src.dtype())) return quantized_copy(dst, src);
   // The one cross-device entry (the spec's): a copy that involves another device is that
   // device's kernel, which picks its path from both devices (upload, download, on-device).
   if (!dst.is_cpu() || !src.is_cpu()) {
@@ -440,3 +447,6 @@ void fill_kernel(const Tensor& self, T value) {
 
 }  // namespace detail
 }  // namespace tensorplay
+
+// The quantized copies and fills (they use the copy kernel above).
+#include <tensorplay/ops/quantize_kernel.hpp>

@@ -184,14 +184,22 @@ Tensor empty_like(const Tensor& self, const TensorOptions& options = {},
   const MemoryFormat format =
       memory_format.value_or(options.memory_format_opt().value_or(MemoryFormat::Preserve));
   const TensorOptions opts = self.options().merge_in(options).memory_format(std::nullopt);
+  Tensor out;
   if (format == MemoryFormat::Preserve) {
     if (self.is_non_overlapping_and_dense()) {
-      return empty_strided(self.sizes(), self.strides(), opts);
+      out = empty_strided(self.sizes(), self.strides(), opts);
+    } else {
+      const auto strides = detail::infer_dense_strides(self.sizes(), self.strides());
+      out = empty_strided(self.sizes(), strides, opts);
     }
-    const auto strides = detail::infer_dense_strides(self.sizes(), self.strides());
-    return empty_strided(self.sizes(), strides, opts);
+  } else {
+    out = empty(self.sizes(), opts.memory_format(format));
   }
-  return empty(self.sizes(), opts.memory_format(format));
+  // A quantized result of self's dtype takes self's parameters (PyTorch's empty_like of a
+  // quantized tensor), so that clone() and the *_like factories give a usable quantized tensor.
+  if (is_quantized(out.dtype()) && out.dtype() == self.dtype()) [[unlikely]]
+    out.unsafeGetTensorImpl()->set_quantizer(self.unsafeGetTensorImpl()->quantizer());
+  return out;
 }
 
 template <class = void>

@@ -46,6 +46,7 @@
 #include <tensorplay/ops/as_strided.hpp>  // detach(), and cpu() (through copy.hpp): device tensors
 #include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/print_options.hpp>
+#include <tensorplay/ops/quantized.hpp>
 
 namespace tensorplay {
 
@@ -358,6 +359,41 @@ inline std::string add_suffixes(std::string s, const std::vector<std::string>& s
   return s + ")";
 }
 
+// Python's repr of a float: the shortest digits that read back to v, in fixed notation for
+// decimal exponents -4..15 (with ".0" when integral) and scientific otherwise ("1e-05",
+// "1.5e+16").
+inline std::string python_float_repr(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  const std::string sci(buf, r.ptr);  // "-1.2345e-05"
+  const std::size_t e = sci.find('e');
+  const int exp = std::stoi(sci.substr(e + 1));
+  const bool neg = sci[0] == '-';
+  std::string digits;
+  for (std::size_t i = neg ? 1 : 0; i < e; ++i)
+    if (sci[i] != '.') digits += sci[i];
+  std::string out = neg ? "-" : "";
+  if (exp >= -4 && exp < 16) {
+    if (exp < 0) {
+      out += "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
+    } else if (static_cast<int>(digits.size()) <= exp + 1) {
+      out += digits + std::string(static_cast<std::size_t>(exp + 1) - digits.size(), '0') + ".0";
+    } else {
+      out += digits.substr(0, static_cast<std::size_t>(exp + 1)) + "." +
+             digits.substr(static_cast<std::size_t>(exp + 1));
+    }
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  const int a = exp < 0 ? -exp : exp;
+  out += exp < 0 ? "e-" : "e+";
+  if (a < 10) out += '0';
+  return out + std::to_string(a);
+}
+
 }  // namespace detail::printer
 
 // repr(t) as PyTorch 1.13 prints it (see the top of this file). An undefined tensor prints as
@@ -376,7 +412,24 @@ std::string to_string(const Tensor& t) {
   if (!t.device().is_cpu()) suffixes.push_back("device='" + t.device().str() + "'");
 
   std::string body;
-  if (t.numel() == 0) {
+  if (t.is_quantized()) {
+    // PyTorch's quantized branch: the shape always, the dtype, the scheme and its parameters,
+    // and the dequantized values.
+    suffixes.push_back("size=" + detail::printer::shape_tuple(t.sizes()));
+    suffixes.push_back("dtype=tensorplay." + std::string(dtype_name(t.dtype())));
+    const QScheme scheme = t.qscheme();
+    suffixes.push_back("quantization_scheme=tensorplay." + std::string(qscheme_name(scheme)));
+    if (scheme == kPerTensorAffine) {
+      suffixes.push_back("scale=" + detail::printer::python_float_repr(t.q_scale()));
+      suffixes.push_back("zero_point=" + std::to_string(t.q_zero_point()));
+    } else {
+      suffixes.push_back("scale=" + to_string(t.q_per_channel_scales()));
+      suffixes.push_back("zero_point=" + to_string(t.q_per_channel_zero_points()));
+      suffixes.push_back("axis=" + std::to_string(t.q_per_channel_axis()));
+    }
+    const Tensor values = t.dequantize();
+    body = values.numel() == 0 ? "[]" : detail::printer::tensor_str(values, indent, o);
+  } else if (t.numel() == 0) {
     // NumPy's convention: the shape is shown unless it is (0,), and the dtype unless it is the
     // default float one, since there are no values to hint at it.
     if (t.dim() != 1) suffixes.push_back("size=" + detail::printer::shape_tuple(t.sizes()));

@@ -30,6 +30,7 @@
 #include <tensorplay/core/small_vector.hpp>
 #include <tensorplay/core/tensor.hpp>
 #include <tensorplay/ops/device_dispatch.hpp>
+#include <tensorplay/ops/dispatch.hpp>
 #include <tensorplay/ops/parallel.hpp>
 #include <tensorplay/ops/resize.hpp>
 #include <tensorplay/ops/result_type.hpp>
@@ -421,6 +422,10 @@ TensorIterator TensorIteratorConfig::build() const {
   for (int k = 0; k < nt; ++k) {
     const Tensor& t = tensors_[k];
     if (!t.defined()) continue;
+    // The elementwise engine runs dense kernels only: a quantized operand is refused here, once
+    // for every op built on it (PyTorch's QuantizedCPU dispatch error).
+    if (is_quantized(t.dtype())) [[unlikely]]
+      detail::throw_quantized_not_implemented(t.dtype());
     TP_CHECK(!same_device_ || t.device() == device || cpu_scalar_input(k),
              "Expected all tensors to be on the same device, but found at least two devices, ",
              device, " and ", t.device(), "!");

@@ -609,6 +609,12 @@ Tensor sign_impl(const Tensor& out, const Tensor& self) {
 
 template <class = void>
 Tensor relu_impl(const Tensor& out, const Tensor& self) {
+  if (self.is_quantized()) {  // PyTorch's qrelu: max(q, zero_point), the same parameters
+    Tensor r = detail::quantized_relu(self);
+    if (!out.defined()) return r;
+    copy_impl(out, r);
+    return out;
+  }
   TP_CHECK(self.dtype() != kBool, "Boolean inputs not supported for relu");
   return unary_op<UnaryTypes::AllButBool>(out, self, "clamp_min_cpu", ReluOp{});
 }

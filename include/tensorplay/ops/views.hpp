@@ -280,13 +280,15 @@ Tensor Tensor::select(int64_t dim, int64_t index) const {
   if (index < 0) index += size;
   SizesAndStrides g;
   detail::drop_dim(self->sizes_and_strides(), dim, g);
-  return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(),
-                         self->storage_offset() + index * self->strides()[dim], "SelectBackward0",
-                         [&] {
-                           return detail::ag::scatter_backward(
-                               sizes(), "SelectBackward0",
-                               [dim, index](const Tensor& t) { return t.select(dim, index); });
-                         });
+  return detail::view_op(
+      *this, g.sizes_arrayref(), g.strides_arrayref(),
+      self->storage_offset() + index * self->strides()[dim], "SelectBackward0",
+      [&] {
+        return detail::ag::scatter_backward(
+            sizes(), "SelectBackward0",
+            [dim, index](const Tensor& t) { return t.select(dim, index); });
+      },
+      detail::ChannelMap{detail::ChannelMap::Kind::Select, dim, index});
 }
 
 // libtorch's operator[] with an integer is select(0, index), with select's message.
@@ -316,11 +318,13 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
   g.stride_at_unchecked(dim) = __builtin_mul_overflow(stride, step, &scaled) ? stride : scaled;
   return detail::view_op(
       *this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset() + lo * stride,
-      "SliceBackward0", [&, lo = lo, hi = hi] {
+      "SliceBackward0",
+      [&, lo = lo, hi = hi] {
         return detail::ag::scatter_backward(
             sizes(), "SliceBackward0",
             [dim, lo, hi, step](const Tensor& t) { return t.slice(dim, lo, hi, step); });
-      });
+      },
+      detail::ChannelMap{detail::ChannelMap::Kind::Slice, dim, lo, step});
 }
 
 // slice with bounds that must be in range (start may be negative, and may equal the size).
@@ -353,8 +357,10 @@ Tensor Tensor::view(IntArrayRef size) const {
   TP_CHECK(detail::compute_view_strides(self->sizes(), self->strides(), g),
            "view size is not compatible with input tensor's size and stride (at least one "
            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
-                         "ViewBackward0", [&] { return detail::ag::reshape_backward(sizes()); });
+  return detail::view_op(
+      *this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(), "ViewBackward0",
+      [&] { return detail::ag::reshape_backward(sizes()); },
+      detail::ChannelMap{detail::ChannelMap::Kind::Regroup});
 }
 
 // Reinterprets the bytes as another dtype. Same item size: same geometry. Smaller item size:
@@ -419,9 +425,10 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
   SizesAndStrides g;
   detail::infer_view_size_or_throw(shape, self->numel(), g);
   if (detail::compute_view_strides(self->sizes(), self->strides(), g)) {
-    return detail::view_op(*this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
-                           "ReshapeAliasBackward0",
-                           [&] { return detail::ag::reshape_backward(sizes()); });
+    return detail::view_op(
+        *this, g.sizes_arrayref(), g.strides_arrayref(), self->storage_offset(),
+        "ReshapeAliasBackward0", [&] { return detail::ag::reshape_backward(sizes()); },
+        detail::ChannelMap{detail::ChannelMap::Kind::Regroup});
   }
   // PyTorch's _unsafe_view(clone()): CloneBackward0, then UnsafeViewBackward0 (not a view).
   Tensor copy = clone(MemoryFormat::Contiguous);
@@ -432,8 +439,18 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
     g.stride_at_unchecked(d) = running;
     running *= g.size_at_unchecked(d) > 1 ? g.size_at_unchecked(d) : 1;
   }
-  detail::set_strided(*copy.unsafeGetTensorImpl(), g.sizes_arrayref(), g.strides_arrayref(),
-                      copy.storage_offset(), "reshape");
+  // A per-channel quantized copy regroups its channel axis as a view would (set_strided refuses
+  // per-channel tensors, whose geometry users may not change in place).
+  TensorImpl* c = copy.unsafeGetTensorImpl();
+  std::shared_ptr<Quantizer> regrouped;
+  if (c->has_quantizer() && c->quantizer()->qscheme() == kPerChannelAffine) {
+    regrouped = detail::per_channel_view_quantizer(
+        *c, g.sizes_arrayref(), detail::ChannelMap{detail::ChannelMap::Kind::Regroup});
+    c->set_quantizer(nullptr);
+  }
+  detail::set_strided(*c, g.sizes_arrayref(), g.strides_arrayref(), copy.storage_offset(),
+                      "reshape");
+  if (regrouped) c->set_quantizer(std::move(regrouped));
   if (node) autograd::detail::set_history(copy, node);
   return copy;
 }
@@ -674,8 +691,9 @@ namespace detail {
 // squeeze and unsqueeze only regroup the elements: their gradient is a reshape.
 template <class = void>
 Tensor regroup_view(const Tensor& self, const SizesAndStrides& g, const char* name) {
-  return view_op(self, g.sizes_arrayref(), g.strides_arrayref(), self.storage_offset(), name,
-                 [&] { return ag::reshape_backward(self.sizes()); });
+  return view_op(
+      self, g.sizes_arrayref(), g.strides_arrayref(), self.storage_offset(), name,
+      [&] { return ag::reshape_backward(self.sizes()); }, ChannelMap{ChannelMap::Kind::Regroup});
 }
 // Their in-place forms: self takes the geometry `g`.
 template <class = void>

@@ -10,6 +10,7 @@
 
 #include "tensorplay/core/dtype.hpp"
 #include "tensorplay/core/memory_format.hpp"
+#include "tensorplay/core/quantizer.hpp"
 #include "tensorplay/python/errors.hpp"
 
 namespace tensorplay::python {
@@ -24,9 +25,16 @@ struct EnumTraits;
 
 template <>
 struct EnumTraits<DType> {
-  static constexpr int count = kNumDTypes;
+  static constexpr int count = kNumAllDTypes;  // the quantized dtypes too (tensorplay.quint8)
   static constexpr const char* type_name = "tensorplay.dtype";
   static std::string name(DType d) { return std::string(dtype_name(d)); }
+};
+
+template <>
+struct EnumTraits<QScheme> {
+  static constexpr int count = kNumQSchemes;
+  static constexpr const char* type_name = "tensorplay.qscheme";
+  static std::string name(QScheme q) { return std::string(qscheme_name(q)); }
 };
 
 template <>

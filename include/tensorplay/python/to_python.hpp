@@ -43,6 +43,7 @@ inline PyObject* to_python(const Scalar& s) {
 }
 inline PyObject* to_python(DType d) noexcept { return enum_to_python(d); }
 inline PyObject* to_python(MemoryFormat f) noexcept { return enum_to_python(f); }
+inline PyObject* to_python(QScheme q) noexcept { return enum_to_python(q); }
 inline PyObject* to_python(Device d) { return device_to_python(d); }
 inline PyObject* to_python(const std::string& s) { return PyUnicode_FromString(s.c_str()); }
 inline PyObject* to_python(IntArrayRef sizes) { return size_to_python(sizes); }

@@ -72,6 +72,10 @@ inline constexpr std::string_view kStorageClassNames[kNumDTypes] = {
     "LongStorage", "HalfStorage", "BFloat16Storage", "FloatStorage", "DoubleStorage"};
 
 inline std::string_view storage_class_name(DType dtype) {
+  // torch saves quantized tensors through _rebuild_qtensor, which this writer does not produce.
+  TP_CHECK_NOT_IMPLEMENTED(!is_quantized(dtype), "saving a quantized tensor (dtype ", dtype,
+                           ") in torch's format is not supported; save its int_repr() and "
+                           "quantization parameters");
   return kStorageClassNames[static_cast<std::size_t>(dtype)];
 }
 inline std::optional<DType> dtype_from_storage_class(std::string_view name) {

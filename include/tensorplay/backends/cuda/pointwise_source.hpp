@@ -395,6 +395,7 @@ inline std::string_view cuda_storage_type(DType t) {
     case kBFloat16: return "tp::BFloat16";
     case kFloat: return "float";
     case kDouble: return "double";
+    default: break;  // the quantized dtypes
   }
   return "void";
 }
