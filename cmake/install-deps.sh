@@ -13,7 +13,7 @@ case "$what" in
   # aarch64 cross compiler and qemu-user for the non-x86 check; the Vulkan headers, glslc, the
   # validation layer and Mesa's lavapipe (a CPU Vulkan device) for the Vulkan backend's tests
   # (TENSORPLAY_USE_VULKAN=ON). bench: Eigen for the reference row of bench/compile_time.py.
-  test) pkgs="$pkgs catch2 zlib1g-dev clang pybind11-dev python3-dev python3-numpy python3-torch libtorch-dev libopenblas0-pthread python3-pip python3-venv python3-setuptools python3-wheel g++-aarch64-linux-gnu qemu-user mesa-vulkan-drivers libvulkan-dev glslc vulkan-validationlayers" ;;
+  test) pkgs="$pkgs catch2 zlib1g-dev clang pybind11-dev python3-dev python3-numpy python3-matplotlib python3-torch libtorch-dev libopenblas0-pthread python3-pip python3-venv python3-setuptools python3-wheel g++-aarch64-linux-gnu qemu-user mesa-vulkan-drivers libvulkan-dev glslc vulkan-validationlayers" ;;
   bench) pkgs="$pkgs libbenchmark-dev libeigen3-dev libtorch-dev libopenblas0-pthread python3 pybind11-dev python3-dev python3-numpy python3-torch" ;;
   *) echo "usage: $0 [demo|test|bench]" >&2; exit 2 ;;
 esac
