@@ -6,6 +6,7 @@ conveniences written in Python (context managers, pickling, autograd's argument 
 from . import _C
 from ._C import *  # noqa: F401,F403  (Tensor, dtypes, devices, ops, factories)
 from ._C import Tensor, Size, device, dtype, memory_format, is_grad_enabled
+from ._C import _make_per_tensor_quantized_tensor, _make_per_channel_quantized_tensor  # noqa: F401
 from . import _tensor  # noqa: F401  (Python-level Tensor methods)
 from ._tensor import unique, unique_consecutive  # noqa: F401
 from .functional import einsum, cdist  # noqa: F401

@@ -661,7 +661,8 @@ TEST_CASE("upsampling: error paths", "[nn]") {
                       "Anti-alias option is only supported for bilinear and bicubic modes");
   REQUIRE_THROWS_AS(F::interpolate(x, O().size(sz).mode(kBilinear).antialias(true)),
                     NotImplementedError);
-  REQUIRE_THROWS_AS(F::interpolate(x, O().size(sz).mode(kArea)), NotImplementedError);
+  // 'area' is adaptive average pooling to the size (its values: tests/ops/torch_golden_test.cpp).
+  CHECK(equal(F::interpolate(x, O().size(sz).mode(kArea)), adaptive_avg_pool2d(x, sz)));
   REQUIRE_THROWS_AS(F::interpolate(x, O().size(sz).mode(kLinear)), NotImplementedError);
   REQUIRE_THROWS_WITH(F::interpolate(x, O().size(sz).mode(kLinear)),
                       "Got 4D input, but linear mode needs 3D input");
